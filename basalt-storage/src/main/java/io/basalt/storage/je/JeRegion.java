@@ -1,0 +1,797 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.CheckpointConfig;
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseConfig;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationResult;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.Put;
+import com.sleepycat.je.Transaction;
+import com.sleepycat.je.TransactionConfig;
+import io.basalt.storage.StorageConfig;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
+import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.error.RegionClosedException;
+import io.basalt.storage.error.RowOutOfRangeException;
+import io.basalt.storage.error.StorageException;
+import io.basalt.storage.error.UnknownFamilyException;
+import io.basalt.storage.io.StorageFiles;
+import io.basalt.storage.lock.RowLocks;
+import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.Increment;
+import io.basalt.storage.mutation.RowCondition;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.read.ColumnSelection;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.read.VersionTracker;
+import io.basalt.storage.region.Region;
+import io.basalt.storage.region.RegionStats;
+import io.basalt.storage.schema.FamilySchema;
+import io.basalt.storage.schema.KeyRange;
+import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.LogSegmentSet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * A region on one JE environment: one JE database per column family, plus {@code basalt.meta}. Writers
+ * hold their row's lock for the whole JE transaction; readers read uncommitted JE records under an
+ * optimistic row lock, so they never wait on JE locks yet never see half a mutation.
+ */
+final class JeRegion implements Region {
+  private static final String FAMILY_DB_PREFIX = "family:";
+
+  private final Path dir;
+  private final Environment env;
+  private final StorageConfig config;
+  private final StorageFiles files;
+  private final Database metaDb;
+  private final RowLocks locks = new RowLocks(1024);
+  private final ReentrantReadWriteLock guard = new ReentrantReadWriteLock();
+  private final AtomicLong cellCount = new AtomicLong();
+  private final Map<Durability, TransactionConfig> txnConfigs = new EnumMap<>(Durability.class);
+  private final Object segmentsLock = new Object();
+  private final Runnable onClose;
+
+  private volatile RegionMetadata metadata;
+  private volatile List<FamilyStore> families;
+  private volatile boolean closed;
+  private volatile boolean closing;
+  private volatile long cachedLogBytes = -1;
+  private volatile long cachedLogBytesAt;
+  private boolean segmentSetOpen;
+
+  JeRegion(Path dir, Environment env, StorageConfig config, StorageFiles files, RegionMetadata metadata, Runnable onClose) {
+    this.dir = dir;
+    this.env = env;
+    this.config = config;
+    this.files = files;
+    this.onClose = onClose;
+    txnConfigs.put(Durability.SKIP_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
+    txnConfigs.put(Durability.ASYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
+    txnConfigs.put(Durability.SYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC));
+    txnConfigs.put(Durability.FSYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_SYNC));
+    this.metaDb = env.openDatabase(null, RegionMetadata.DATABASE, dbConfig());
+    this.metadata = metadata;
+    writeMetadata(metadata);
+    this.families = openFamilies(metadata.descriptor());
+    recount();
+  }
+
+  static RegionMetadata readMetadata(Environment env) {
+    DatabaseConfig dc = dbConfig();
+    dc.setAllowCreate(false);
+    try (Database db = env.openDatabase(null, RegionMetadata.DATABASE, dc)) {
+      DatabaseEntry data = Cursors.entry();
+      if (db.get(null, new DatabaseEntry(RegionMetadata.KEY), data, LockMode.DEFAULT) != OperationStatus.SUCCESS) {
+        throw new StorageException("region metadata missing in " + env.getHome());
+      }
+      return RegionMetadata.decode(data.getData());
+    }
+  }
+
+  private static TransactionConfig txnConfig(com.sleepycat.je.Durability d) {
+    TransactionConfig tc = new TransactionConfig();
+    tc.setDurability(d);
+    return tc;
+  }
+
+  private static DatabaseConfig dbConfig() {
+    DatabaseConfig dc = new DatabaseConfig();
+    dc.setAllowCreate(true);
+    dc.setTransactional(true);
+    dc.setKeyPrefixing(true);
+    return dc;
+  }
+
+  private static String familyDbName(byte[] family) {
+    return FAMILY_DB_PREFIX + HexFormat.of().formatHex(family);
+  }
+
+  private List<FamilyStore> openFamilies(RegionDescriptor descriptor) {
+    List<FamilyStore> out = new ArrayList<>();
+    for (FamilySchema f : descriptor.families()) {
+      out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dbConfig())));
+    }
+    return List.copyOf(out);
+  }
+
+  private void writeMetadata(RegionMetadata m) {
+    Transaction txn = env.beginTransaction(null, txnConfigs.get(Durability.FSYNC_WAL));
+    boolean ok = false;
+    try {
+      metaDb.put(txn, new DatabaseEntry(RegionMetadata.KEY), new DatabaseEntry(m.encode()));
+      txn.commit();
+      ok = true;
+    } finally {
+      if (!ok) {
+        txn.abort();
+      }
+    }
+    metadata = m;
+  }
+
+  // ---------------------------------------------------------------- guard
+
+  private void enter() {
+    guard.readLock().lock();
+    if (closed) {
+      guard.readLock().unlock();
+      throw new RegionClosedException("region " + dir + " is closed");
+    }
+  }
+
+  private void exit() {
+    guard.readLock().unlock();
+  }
+
+  long now() {
+    return config.clock().getAsLong();
+  }
+
+  // ---------------------------------------------------------------- accessors for maintenance
+
+  Environment environment() {
+    return env;
+  }
+
+  List<FamilyStore> familyStores() {
+    return families;
+  }
+
+  RowLocks rowLocks() {
+    return locks;
+  }
+
+  RegionMetadata metadata() {
+    return metadata;
+  }
+
+  StorageConfig config() {
+    return config;
+  }
+
+  void adjustCellCount(long delta) {
+    cellCount.addAndGet(delta);
+  }
+
+  void markCollected() {
+    writeMetadata(new RegionMetadata(metadata.descriptor(), false));
+  }
+
+  // ---------------------------------------------------------------- Region
+
+  @Override
+  public RegionDescriptor descriptor() {
+    return metadata.descriptor();
+  }
+
+  private KeyRange range() {
+    return metadata.descriptor().range();
+  }
+
+  private void checkRow(byte[] row) {
+    if (row == null || row.length == 0) {
+      throw new InvalidMutationException("Row length is 0");
+    }
+    if (!range().contains(row)) {
+      throw new RowOutOfRangeException("row " + Bytes.toStringBinary(row) + " is outside region range " + range());
+    }
+  }
+
+  private FamilyStore family(byte[] name) {
+    for (FamilyStore f : families) {
+      if (Bytes.compare(f.name(), name) == 0) {
+        return f;
+      }
+    }
+    throw new UnknownFamilyException("Column family " + Bytes.toStringBinary(name) + " does not exist in region");
+  }
+
+  /** The families a read touches, in name order; unknown named families are an error. */
+  List<FamilyStore> selectFamilies(ColumnSelection columns) {
+    if (columns.isAll()) {
+      return families;
+    }
+    List<FamilyStore> out = new ArrayList<>();
+    for (byte[] name : columns.namedFamilies()) {
+      out.add(family(name));
+    }
+    return out;
+  }
+
+  @Override
+  public void mutate(RowMutation mutation, Durability durability) {
+    enter();
+    try {
+      checkRow(mutation.row());
+      for (Cell c : mutation.cells()) {
+        family(c.family());
+      }
+      withRowWriteLock(mutation.row(), () -> {
+        applyLocked(mutation.row(), mutation.cells(), now(), durability);
+        return null;
+      });
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public List<Cell> get(byte[] row, ReadOptions options) {
+    enter();
+    try {
+      checkRow(row);
+      RowReader reader = new RowReader(selectFamilies(options.columns()), options, now());
+      if (options.filter() != null) {
+        return withRowReadLock(row, () -> readWithRowFilter(reader, row));
+      }
+      return locks.readRow(row, () -> readWithRowFilter(reader, row));
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("get", e);
+    } finally {
+      exit();
+    }
+  }
+
+  /** Reads one row applying the filter's row-level calls in HBase's order. */
+  static List<Cell> readWithRowFilter(RowReader reader, byte[] row, Cursor[] cursors) {
+    return readRowFiltered(reader, row, cursors).cells();
+  }
+
+  static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, Cursor[] cursors) {
+    var filter = reader.options().filter();
+    if (filter != null) {
+      filter.reset();
+      if (filter.filterRowKey(row)) {
+        return new RowReader.Outcome(List.of(), null);
+      }
+    }
+    RowReader.Outcome outcome = reader.read(row, cursors);
+    if (filter == null) {
+      return outcome;
+    }
+    List<Cell> cells = new ArrayList<>(outcome.cells());
+    if (filter.hasFilterRow()) {
+      filter.filterRowCells(cells);
+      if (!cells.isEmpty() && filter.filterRow()) {
+        cells.clear();
+      }
+    } else if (filter.filterRow()) {
+      cells.clear();
+    }
+    return new RowReader.Outcome(cells, outcome.seekRow());
+  }
+
+  private List<Cell> readWithRowFilter(RowReader reader, byte[] row) {
+    Cursor[] cursors = Cursors.open(reader.families());
+    try {
+      return readWithRowFilter(reader, row, cursors);
+    } finally {
+      Cursors.close(cursors);
+    }
+  }
+
+  @Override
+  public RegionScanner scan(ScanSpec spec) {
+    enter();
+    try {
+      List<FamilyStore> selected = selectFamilies(spec.read().columns());
+      if (spec.batch() > 0 && spec.read().filter() != null && spec.read().filter().hasFilterRow()) {
+        throw new IllegalArgumentException("Cannot set batch on a scan using a filter that returns true for filter.hasFilterRow");
+      }
+      return new JeScanner(this, spec, selected);
+    } finally {
+      exit();
+    }
+  }
+
+  /** Runs one scanner batch with the region open; used by {@link JeScanner}. */
+  <T> T whileOpen(java.util.function.Supplier<T> body) {
+    enter();
+    try {
+      return body.get();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("scan", e);
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public List<Cell> increment(Increment increment, Durability durability) {
+    enter();
+    try {
+      checkRow(increment.row());
+      ColumnSelection.Builder sel = ColumnSelection.builder();
+      for (Increment.Delta d : increment.deltas()) {
+        family(d.family());
+        sel.column(d.family(), d.qualifier());
+      }
+      return withRowWriteLock(increment.row(), () -> {
+        long now = now();
+        Map<String, Cell> current = currentValues(increment.row(), sel.build(), now);
+        Map<String, Cell> updated = new LinkedHashMap<>();
+        for (Increment.Delta d : increment.deltas()) {
+          String id = columnId(d.family(), d.qualifier());
+          Cell prev = updated.containsKey(id) ? updated.get(id) : current.get(id);
+          long base = 0;
+          if (prev != null) {
+            if (prev.value().length != 8) {
+              throw new InvalidMutationException("Field is not a long, it's " + prev.value().length + " bytes wide");
+            }
+            base = Bytes.toLong(prev.value());
+          }
+          updated.put(id, Cell.put(increment.row(), d.family(), d.qualifier(), newCellTimestamp(now, prev),
+              Bytes.of(base + d.amount())));
+        }
+        List<Cell> cells = new ArrayList<>(updated.values());
+        applyLocked(increment.row(), cells, now, durability);
+        return increment.returnResults() ? sortCells(cells) : List.of();
+      });
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public List<Cell> append(Append append, Durability durability) {
+    enter();
+    try {
+      checkRow(append.row());
+      ColumnSelection.Builder sel = ColumnSelection.builder();
+      for (Append.Suffix s : append.suffixes()) {
+        family(s.family());
+        sel.column(s.family(), s.qualifier());
+      }
+      return withRowWriteLock(append.row(), () -> {
+        long now = now();
+        Map<String, Cell> current = currentValues(append.row(), sel.build(), now);
+        Map<String, Cell> updated = new LinkedHashMap<>();
+        for (Append.Suffix s : append.suffixes()) {
+          String id = columnId(s.family(), s.qualifier());
+          Cell prev = updated.containsKey(id) ? updated.get(id) : current.get(id);
+          byte[] value = prev == null ? s.value() : Bytes.concat(prev.value(), s.value());
+          updated.put(id, Cell.put(append.row(), s.family(), s.qualifier(), newCellTimestamp(now, prev), value));
+        }
+        List<Cell> cells = new ArrayList<>(updated.values());
+        applyLocked(append.row(), cells, now, durability);
+        return append.returnResults() ? sortCells(cells) : List.of();
+      });
+    } finally {
+      exit();
+    }
+  }
+
+  /** HBase gives a read-modify-write cell "now", or just above the old cell if that is in the future. */
+  private static long newCellTimestamp(long now, Cell prev) {
+    return prev == null ? now : Math.max(now, prev.timestamp() + 1);
+  }
+
+  private static String columnId(byte[] family, byte[] qualifier) {
+    return HexFormat.of().formatHex(family) + ":" + HexFormat.of().formatHex(qualifier);
+  }
+
+  private List<Cell> sortCells(List<Cell> cells) {
+    List<Cell> sorted = new ArrayList<>(cells);
+    sorted.sort((a, b) -> {
+      int c = Bytes.compare(a.family(), b.family());
+      return c != 0 ? c : Bytes.compare(a.qualifier(), b.qualifier());
+    });
+    return sorted;
+  }
+
+  private Map<String, Cell> currentValues(byte[] row, ColumnSelection sel, long now) {
+    RowReader reader = new RowReader(selectFamilies(sel), ReadOptions.DEFAULT.withColumns(sel), now);
+    Map<String, Cell> out = new TreeMap<>();
+    for (Cell c : readWithRowFilter(reader, row)) {
+      out.put(columnId(c.family(), c.qualifier()), c);
+    }
+    return out;
+  }
+
+  @Override
+  public boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability) {
+    enter();
+    try {
+      checkRow(row);
+      if (Bytes.compare(row, mutation.row()) != 0) {
+        throw new InvalidMutationException("check-and-mutate row " + Bytes.toStringBinary(row)
+            + " differs from the mutation's row " + Bytes.toStringBinary(mutation.row()));
+      }
+      for (Cell c : mutation.cells()) {
+        family(c.family());
+      }
+      ReadOptions read = condition.read();
+      RowReader reader = new RowReader(selectFamilies(read.columns()), read, now());
+      return withRowWriteLock(row, () -> {
+        if (!condition.test(readWithRowFilter(reader, row))) {
+          return false;
+        }
+        if (!mutation.isEmpty()) {
+          applyLocked(row, mutation.cells(), now(), durability);
+        }
+        return true;
+      });
+    } finally {
+      exit();
+    }
+  }
+
+  private <T> T withRowWriteLock(byte[] row, java.util.function.Supplier<T> body) {
+    StampedLock lock = locks.forRow(row);
+    long stamp = lock.writeLock();
+    try {
+      return body.get();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("write", e);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  private <T> T withRowReadLock(byte[] row, java.util.function.Supplier<T> body) {
+    StampedLock lock = locks.forRow(row);
+    long stamp = lock.readLock();
+    try {
+      return body.get();
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** Writes cells of one row in one JE transaction; the caller holds the row's write lock. */
+  private void applyLocked(byte[] row, List<Cell> cells, long now, Durability durability) {
+    List<Cell> resolved = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      resolved.add(c.timestamp() == RowMutation.LATEST ? c.withTimestamp(resolveLatest(c, now)) : c);
+    }
+    Transaction txn = env.beginTransaction(null, txnConfigs.get(durability));
+    boolean committed = false;
+    long added = 0;
+    try {
+      Map<String, Cell> touchedColumns = new LinkedHashMap<>();
+      for (Cell c : resolved) {
+        FamilyStore f = family(c.family());
+        DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
+        DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
+        OperationResult inserted = f.db().put(txn, key, value, Put.NO_OVERWRITE, null);
+        if (inserted != null) {
+          added++;
+        } else {
+          f.db().put(txn, key, value, Put.OVERWRITE, null);
+        }
+        if (c.type() == CellType.PUT) {
+          touchedColumns.putIfAbsent(columnId(c.family(), c.qualifier()), c);
+        }
+      }
+      for (Cell c : touchedColumns.values()) {
+        added -= trimColumn(txn, family(c.family()), row, c.qualifier(), now);
+      }
+      txn.commit();
+      committed = true;
+    } finally {
+      if (!committed) {
+        txn.abort();
+      } else {
+        cellCount.addAndGet(added);
+      }
+    }
+  }
+
+  /**
+   * HBase resolves LATEST_TIMESTAMP to "now", except for a single-version delete, which masks the newest
+   * visible version of its column (or lands at "now" if there is none).
+   */
+  private long resolveLatest(Cell c, long now) {
+    if (c.type() != CellType.DELETE) {
+      return now;
+    }
+    ColumnSelection sel = ColumnSelection.builder().column(c.family(), c.qualifier()).build();
+    RowReader reader = new RowReader(List.of(family(c.family())), ReadOptions.DEFAULT.withColumns(sel), now);
+    List<Cell> latest = readWithRowFilter(reader, c.row());
+    return latest.isEmpty() ? now : latest.get(0).timestamp();
+  }
+
+  /**
+   * Deletes what a compaction would drop from one column right after a put, so a column never holds more
+   * than VERSIONS surviving versions (reads are then independent of background timing). Cheap in the
+   * common case: a key-only walk of the column, stopping when it holds no more than VERSIONS puts.
+   */
+  private long trimColumn(Transaction txn, FamilyStore family, byte[] row, byte[] qualifier, long now) {
+    byte[] prefix = CellKeyCodec.columnPrefix(row, qualifier);
+    int maxVersions = family.schema().maxVersions();
+    try (Cursor cursor = family.db().openCursor(txn, null)) {
+      DatabaseEntry key = Cursors.entry();
+      DatabaseEntry data = Cursors.noData();
+      key.setData(prefix);
+      int puts = 0;
+      OperationStatus st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
+      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+        if (CellKeyCodec.decode(key.getData()).type() == CellType.PUT) {
+          puts++;
+        }
+        if (puts > maxVersions) {
+          break;
+        }
+        st = cursor.getNext(key, data, LockMode.DEFAULT);
+      }
+      if (puts <= maxVersions) {
+        return 0;
+      }
+      VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
+      byte[] markers = CellKeyCodec.familyMarkerPrefix(row);
+      key.setData(markers);
+      st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
+      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), markers)) {
+        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+        tracker.familyMarker(k.timestamp(), k.type());
+        st = cursor.getNext(key, data, LockMode.DEFAULT);
+      }
+      long removed = 0;
+      key.setData(prefix);
+      st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
+      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+        if (tracker.retain(k.timestamp(), k.type()) != VersionTracker.Verdict.YES) {
+          cursor.delete();
+          removed++;
+        }
+        st = cursor.getNext(key, data, LockMode.DEFAULT);
+      }
+      return removed;
+    }
+  }
+
+  // ---------------------------------------------------------------- elasticity primitives and stats
+
+  @Override
+  public Optional<byte[]> midpointRow() {
+    enter();
+    try {
+      KeyRange range = range();
+      byte[] from = range.start().length == 0 ? null : CellKeyCodec.rowPrefix(range.start());
+      byte[] to = range.end().length == 0 ? null : CellKeyCodec.rowPrefix(range.end());
+      FamilyStore largest = null;
+      long largestCount = 0;
+      for (FamilyStore f : families) {
+        long n = Cursors.countRange(f.db(), from, to);
+        if (n > largestCount) {
+          largest = f;
+          largestCount = n;
+        }
+      }
+      if (largest == null || largestCount < 2) {
+        return Optional.empty();
+      }
+      try (Cursor c = largest.db().openCursor((Transaction) null, com.sleepycat.je.CursorConfig.READ_UNCOMMITTED)) {
+        DatabaseEntry key = Cursors.entry();
+        DatabaseEntry data = Cursors.noData();
+        OperationStatus st;
+        if (from == null) {
+          st = c.getFirst(key, data, LockMode.READ_UNCOMMITTED);
+        } else {
+          key.setData(from);
+          st = c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+        }
+        if (st != OperationStatus.SUCCESS) {
+          return Optional.empty();
+        }
+        byte[] firstRow = CellKeyCodec.decodeRow(key.getData());
+        c.skipNext(largestCount / 2, key, data, LockMode.READ_UNCOMMITTED);
+        byte[] mid = CellKeyCodec.decodeRow(key.getData());
+        if (Bytes.compare(mid, firstRow) == 0) {
+          // Half the keys are in the first row: split right after it, if anything follows.
+          key.setData(CellKeyCodec.rowEnd(mid));
+          if (c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+            return Optional.empty();
+          }
+          mid = CellKeyCodec.decodeRow(key.getData());
+        }
+        return range.contains(mid) && Bytes.compare(mid, range.start()) > 0 ? Optional.of(mid) : Optional.empty();
+      }
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("midpoint", e);
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public LogSegmentSet logSegments() {
+    return openSegmentSet(-1);
+  }
+
+  @Override
+  public LogSegmentSet logSegmentsAfter(long afterSegment) {
+    return openSegmentSet(afterSegment);
+  }
+
+  private LogSegmentSet openSegmentSet(long after) {
+    enter();
+    try {
+      synchronized (segmentsLock) {
+        if (segmentSetOpen) {
+          throw new IllegalStateException("a log segment set of " + dir + " is already open");
+        }
+        JeLogSegmentSet set = JeLogSegmentSet.start(env, dir, after, files, () -> {
+          synchronized (segmentsLock) {
+            segmentSetOpen = false;
+          }
+        });
+        segmentSetOpen = true;
+        return set;
+      }
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("log segment listing", e);
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public RegionStats stats() {
+    long now = System.nanoTime();
+    if (cachedLogBytes < 0 || now - cachedLogBytesAt > 1_000_000_000L) {
+      long total = 0;
+      try {
+        for (Path p : files.listSegments(dir)) {
+          try {
+            total += files.size(p);
+          } catch (java.nio.file.NoSuchFileException gone) {
+            // deleted by the cleaner while we listed
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      cachedLogBytes = total;
+      cachedLogBytesAt = now;
+    }
+    return new RegionStats(cachedLogBytes, cellCount.get(), metadata.pendingCollection());
+  }
+
+  /** Recounts stored keys inside the range (B+-tree skipping, no record fetches). */
+  void recount() {
+    KeyRange range = range();
+    byte[] from = range.start().length == 0 ? null : CellKeyCodec.rowPrefix(range.start());
+    byte[] to = range.end().length == 0 ? null : CellKeyCodec.rowPrefix(range.end());
+    long n = 0;
+    for (FamilyStore f : families) {
+      n += Cursors.countRange(f.db(), from, to);
+    }
+    cellCount.set(n);
+  }
+
+  @Override
+  public void alterFamilies(RegionDescriptor newDescriptor) {
+    guard.writeLock().lock();
+    try {
+      if (closed) {
+        throw new RegionClosedException("region " + dir + " is closed");
+      }
+      RegionDescriptor updated = newDescriptor.withRange(range());
+      for (FamilyStore f : families) {
+        if (updated.family(f.name()).isEmpty()) {
+          f.db().close();
+          env.removeDatabase(null, familyDbName(f.name()));
+        } else {
+          f.db().close();
+        }
+      }
+      writeMetadata(new RegionMetadata(updated, metadata.pendingCollection()));
+      families = openFamilies(updated);
+      recount();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("alter families", e);
+    } finally {
+      guard.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public long maintain() {
+    enter();
+    try {
+      long removed = 0;
+      if (metadata.pendingCollection()) {
+        removed += new RangeCollector(this).run();
+      }
+      removed += new PurgePass(this).run();
+      return removed;
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("maintenance", e);
+    } finally {
+      exit();
+    }
+  }
+
+  /** Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. */
+  void reclaimSpace() {
+    while (env.cleanLog() > 0) {
+      // keep cleaning while files qualify
+    }
+    CheckpointConfig force = new CheckpointConfig();
+    force.setForce(true);
+    env.checkpoint(force);
+    cachedLogBytes = -1;
+  }
+
+  /** True once close began: long background passes stop early so closing is quick. */
+  boolean isClosing() {
+    return closing;
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    guard.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        env.flushLog(true);
+        for (FamilyStore f : families) {
+          f.db().close();
+        }
+        metaDb.close();
+        env.close();
+      } catch (DatabaseException e) {
+        throw JeErrors.translate("close", e);
+      } finally {
+        onClose.run();
+      }
+    } finally {
+      guard.writeLock().unlock();
+    }
+  }
+
+  Path directory() {
+    return dir;
+  }
+}

@@ -1,0 +1,240 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.read.ReadFilter;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.schema.KeyRange;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A scan over a {@link JeRegion}. Between calls it keeps only where to resume (a row bound) and the rest of
+ * a row being returned in batches; cursors live only within one {@link #next} call.
+ */
+final class JeScanner implements RegionScanner {
+  private final JeRegion region;
+  private final ScanSpec spec;
+  private final List<FamilyStore> families;
+  private final ReadFilter filter;
+  private final long now;
+
+  /** Next row bound to look from (forward: at/after; reversed: at/before); null = region edge. */
+  private byte[] resumeRow;
+  private boolean resumeInclusive;
+  /** Bound past which the scan ends; null = region edge. */
+  private final byte[] stopRow;
+  private final boolean stopInclusive;
+
+  private List<Cell> pending;
+  private int pendingPos;
+  private byte[] pendingRow;
+  private int rowsReturned;
+  private boolean done;
+
+  JeScanner(JeRegion region, ScanSpec spec, List<FamilyStore> families) {
+    this.region = region;
+    this.spec = spec;
+    this.families = families;
+    this.filter = spec.read().filter();
+    this.now = region.now();
+    KeyRange range = region.descriptor().range();
+    byte[] start = spec.startRow();
+    boolean startInclusive = spec.startInclusive();
+    byte[] stop = spec.stopRow();
+    boolean stopIncl = spec.stopInclusive();
+    if (!spec.reversed()) {
+      if (range.start().length > 0 && (start.length == 0 || Bytes.compare(start, range.start()) < 0)) {
+        start = range.start();
+        startInclusive = true;
+      }
+      if (range.end().length > 0 && (stop.length == 0 || Bytes.compare(stop, range.end()) >= 0)) {
+        stop = range.end();
+        stopIncl = false;
+      }
+    } else {
+      if (range.end().length > 0 && (start.length == 0 || Bytes.compare(start, range.end()) >= 0)) {
+        start = range.end();
+        startInclusive = false;
+      }
+      if (range.start().length > 0 && (stop.length == 0 || Bytes.compare(stop, range.start()) <= 0)) {
+        stop = range.start();
+        stopIncl = true;
+      }
+    }
+    this.resumeRow = start.length == 0 ? null : start;
+    this.resumeInclusive = startInclusive;
+    this.stopRow = stop.length == 0 ? null : stop;
+    this.stopInclusive = stopIncl;
+    // HBase: a forward scan whose start equals its exclusive stop returns nothing.
+    if (!spec.reversed() && resumeRow != null && stopRow != null) {
+      int c = Bytes.compare(resumeRow, stopRow);
+      if (c > 0 || c == 0 && !(resumeInclusive && stopInclusive)) {
+        done = true;
+      }
+    }
+  }
+
+  @Override
+  public boolean isDone() {
+    return done && pending == null;
+  }
+
+  @Override
+  public List<RowResult> next(int maxResults, long maxBytes) {
+    if (isDone()) {
+      return List.of();
+    }
+    return region.whileOpen(() -> nextOpen(Math.max(1, maxResults), maxBytes));
+  }
+
+  private List<RowResult> nextOpen(int maxResults, long maxBytes) {
+    List<RowResult> out = new ArrayList<>();
+    long bytes = 0;
+    RowReader reader = new RowReader(families, spec.read(), now);
+    Cursor[] cursors = Cursors.open(families);
+    try {
+      while (out.size() < maxResults && (out.isEmpty() || bytes < maxBytes)) {
+        if (pending != null) {
+          RowResult r = nextChunk();
+          out.add(r);
+          bytes += r.estimatedSize();
+          continue;
+        }
+        if (done) {
+          break;
+        }
+        if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
+          done = true;
+          break;
+        }
+        if (filter != null && filter.filterAllRemaining()) {
+          done = true;
+          break;
+        }
+        byte[] row = nextRow(cursors);
+        if (row == null || pastStop(row)) {
+          done = true;
+          break;
+        }
+        resumeRow = row;
+        resumeInclusive = false;
+        RowReader.Outcome outcome = filter != null
+            ? readLocked(reader, row, cursors)
+            : region.rowLocks().readRow(row, () -> JeRegion.readRowFiltered(reader, row, cursors));
+        if (outcome.seekRow() != null && !spec.reversed()) {
+          resumeRow = outcome.seekRow();
+          resumeInclusive = true;
+        }
+        List<Cell> cells = outcome.cells();
+        if (cells.isEmpty()) {
+          continue;
+        }
+        rowsReturned++;
+        if (spec.batch() > 0 && cells.size() > spec.batch()) {
+          pending = cells;
+          pendingPos = 0;
+          pendingRow = row;
+          continue;
+        }
+        RowResult r = new RowResult(row, cells, false);
+        out.add(r);
+        bytes += r.estimatedSize();
+      }
+    } finally {
+      Cursors.close(cursors);
+    }
+    return out;
+  }
+
+  /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
+  private RowReader.Outcome readLocked(RowReader reader, byte[] row, Cursor[] cursors) {
+    var lock = region.rowLocks().forRow(row);
+    long stamp = lock.readLock();
+    try {
+      return JeRegion.readRowFiltered(reader, row, cursors);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  private RowResult nextChunk() {
+    int end = Math.min(pending.size(), pendingPos + spec.batch());
+    List<Cell> chunk = List.copyOf(pending.subList(pendingPos, end));
+    boolean more = end < pending.size();
+    RowResult r = new RowResult(pendingRow, chunk, more);
+    if (more) {
+      pendingPos = end;
+    } else {
+      pending = null;
+      pendingRow = null;
+    }
+    return r;
+  }
+
+  private boolean pastStop(byte[] row) {
+    if (stopRow == null) {
+      return false;
+    }
+    int c = Bytes.compare(row, stopRow);
+    if (spec.reversed()) {
+      return stopInclusive ? c < 0 : c <= 0;
+    }
+    return stopInclusive ? c > 0 : c >= 0;
+  }
+
+  /** The next row in scan order having a key in any selected family, or null. */
+  private byte[] nextRow(Cursor[] cursors) {
+    byte[] best = null;
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    for (Cursor c : cursors) {
+      byte[] candidate = spec.reversed() ? previousRowIn(c, key, data) : nextRowIn(c, key, data);
+      if (candidate == null) {
+        continue;
+      }
+      if (best == null || (spec.reversed() ? Bytes.compare(candidate, best) > 0 : Bytes.compare(candidate, best) < 0)) {
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
+  private byte[] nextRowIn(Cursor c, DatabaseEntry key, DatabaseEntry data) {
+    OperationStatus st;
+    if (resumeRow == null) {
+      st = c.getFirst(key, data, LockMode.READ_UNCOMMITTED);
+    } else {
+      key.setData(resumeInclusive ? CellKeyCodec.rowPrefix(resumeRow) : CellKeyCodec.rowEnd(resumeRow));
+      st = c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return st == OperationStatus.SUCCESS ? CellKeyCodec.decodeRow(key.getData()) : null;
+  }
+
+  private byte[] previousRowIn(Cursor c, DatabaseEntry key, DatabaseEntry data) {
+    OperationStatus st;
+    if (resumeRow == null) {
+      st = c.getLast(key, data, LockMode.READ_UNCOMMITTED);
+    } else {
+      key.setData(resumeInclusive ? CellKeyCodec.rowEnd(resumeRow) : CellKeyCodec.rowPrefix(resumeRow));
+      st = c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+      st = st == OperationStatus.SUCCESS
+          ? c.getPrev(key, data, LockMode.READ_UNCOMMITTED)
+          : c.getLast(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return st == OperationStatus.SUCCESS ? CellKeyCodec.decodeRow(key.getData()) : null;
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    pending = null;
+  }
+}

@@ -1,0 +1,193 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.EnvironmentLockedException;
+import io.basalt.storage.StorageConfig;
+import io.basalt.storage.error.StorageException;
+import io.basalt.storage.io.LocalStorageFiles;
+import io.basalt.storage.io.StorageFiles;
+import io.basalt.storage.region.Region;
+import io.basalt.storage.region.StorageEngine;
+import io.basalt.storage.schema.KeyRange;
+import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.RegionCloner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JE engine: one JE environment per region directory, all on one shared cache, and one background
+ * thread running each region's maintenance (collection of out-of-range keys, purge) on a schedule.
+ */
+public final class JeStorageEngine implements StorageEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(JeStorageEngine.class);
+
+  private final StorageConfig config;
+  private final StorageFiles files;
+  private final Set<JeRegion> open = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService maintenance;
+
+  public JeStorageEngine(StorageConfig config) {
+    this(config, LocalStorageFiles.INSTANCE);
+  }
+
+  public JeStorageEngine(StorageConfig config, StorageFiles files) {
+    this.config = config;
+    this.files = files;
+    this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "basalt-region-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  private EnvironmentConfig envConfig(boolean allowCreate) {
+    EnvironmentConfig ec = new EnvironmentConfig();
+    ec.setAllowCreate(allowCreate);
+    ec.setTransactional(true);
+    ec.setSharedCache(true);
+    ec.setCacheSize(config.cacheBytes());
+    ec.setDurability(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC);
+    ec.setConfigParam(EnvironmentConfig.LOG_FILE_MAX, Long.toString(config.logFileBytes()));
+    ec.setConfigParam(EnvironmentConfig.LOG_FLUSH_NO_SYNC_INTERVAL, config.asyncFlushMillis() + " ms");
+    ec.setConfigParam(EnvironmentConfig.FREE_DISK, Long.toString(config.freeDiskBytes()));
+    ec.setConfigParam(EnvironmentConfig.STATS_COLLECT, "false");
+    ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
+    ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, "OFF");
+    return ec;
+  }
+
+  private Environment openEnvironment(Path dir, boolean create) {
+    try {
+      return new Environment(dir.toFile(), envConfig(create));
+    } catch (EnvironmentLockedException e) {
+      throw new StorageException("region directory " + dir + " is in use by another process", e);
+    } catch (com.sleepycat.je.DatabaseException e) {
+      throw JeErrors.translate("opening region " + dir, e);
+    }
+  }
+
+  @Override
+  public Region create(Path dir, RegionDescriptor descriptor) {
+    try {
+      if (!files.isEmptyOrMissing(dir)) {
+        throw new StorageException("cannot create a region in non-empty directory " + dir);
+      }
+      files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Environment env = openEnvironment(dir, true);
+    return register(dir, env, new RegionMetadata(descriptor, false));
+  }
+
+  @Override
+  public Region open(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new StorageException("no region directory " + dir);
+    }
+    Environment env = openEnvironment(dir, false);
+    RegionMetadata meta;
+    try {
+      meta = JeRegion.readMetadata(env);
+    } catch (RuntimeException e) {
+      env.close();
+      throw e;
+    }
+    return register(dir, env, meta);
+  }
+
+  @Override
+  public Region openRestricted(Path dir, KeyRange range) {
+    Environment env = openEnvironment(dir, false);
+    RegionMetadata meta;
+    try {
+      meta = JeRegion.readMetadata(env);
+      if (!meta.descriptor().range().encloses(range)) {
+        throw new StorageException("range " + range + " is not inside the clone's range " + meta.descriptor().range());
+      }
+    } catch (RuntimeException e) {
+      env.close();
+      throw e;
+    }
+    boolean narrower = !meta.descriptor().range().equals(range);
+    return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower));
+  }
+
+  private Region register(Path dir, Environment env, RegionMetadata meta) {
+    JeRegion[] self = new JeRegion[1];
+    JeRegion region;
+    try {
+      region = new JeRegion(dir, env, config, files, meta, () -> open.remove(self[0]));
+    } catch (RuntimeException e) {
+      env.close();
+      throw e;
+    }
+    self[0] = region;
+    open.add(region);
+    if (meta.pendingCollection()) {
+      maintenance.execute(() -> runMaintenance(region));
+    }
+    if (config.purgeIntervalMillis() > 0) {
+      maintenance.schedule(() -> periodic(region), config.purgeIntervalMillis(), TimeUnit.MILLISECONDS);
+    }
+    return region;
+  }
+
+  private void periodic(JeRegion region) {
+    if (!open.contains(region)) {
+      return;
+    }
+    runMaintenance(region);
+    if (open.contains(region) && !maintenance.isShutdown()) {
+      maintenance.schedule(() -> periodic(region), config.purgeIntervalMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static void runMaintenance(JeRegion region) {
+    try {
+      if (!region.isClosing()) {
+        long removed = region.maintain();
+        if (removed > 0) {
+          LOG.info("maintenance of {} removed {} entries", region.directory(), removed);
+        }
+      }
+    } catch (RuntimeException e) {
+      if (!region.isClosing()) {
+        LOG.warn("maintenance of {} failed", region.directory(), e);
+      }
+    }
+  }
+
+  @Override
+  public long cloneClosed(Path source, Path target) {
+    for (JeRegion r : open) {
+      if (r.directory().toAbsolutePath().normalize().equals(source.toAbsolutePath().normalize())) {
+        throw new StorageException("region " + source + " must be closed before cloning");
+      }
+    }
+    return RegionCloner.cloneClosed(files, source, target);
+  }
+
+  @Override
+  public void close() {
+    maintenance.shutdownNow();
+    for (JeRegion r : List.copyOf(open)) {
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing {} failed", r.directory(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.basalt.storage.je;
+
+import io.basalt.storage.schema.FamilySchema;
+import io.basalt.storage.schema.KeepDeletedCells;
+import io.basalt.storage.schema.KeyRange;
+import io.basalt.storage.schema.RegionDescriptor;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a region directory says about itself, stored as one record in the JE database {@code basalt.meta}
+ * of the region's own environment (so a clone carries it along).
+ *
+ * <pre>
+ * record  = int formatVersion (=1)
+ *           bytes rangeStart  bytes rangeEnd       (bytes = int length + data)
+ *           boolean pendingCollection             (keys outside the range may still be stored)
+ *           int familyCount  family*
+ * family  = bytes name  int maxVersions  int minVersions  long ttlSeconds  byte keepDeletedCells (ordinal)
+ * </pre>
+ */
+record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection) {
+  static final int FORMAT_VERSION = 1;
+  static final String DATABASE = "basalt.meta";
+  static final byte[] KEY = {'r', 'e', 'g', 'i', 'o', 'n'};
+
+  byte[] encode() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeInt(FORMAT_VERSION);
+      writeBytes(out, descriptor.range().start());
+      writeBytes(out, descriptor.range().end());
+      out.writeBoolean(pendingCollection);
+      out.writeInt(descriptor.families().size());
+      for (FamilySchema f : descriptor.families()) {
+        writeBytes(out, f.name());
+        out.writeInt(f.maxVersions());
+        out.writeInt(f.minVersions());
+        out.writeLong(f.ttlSeconds());
+        out.writeByte(f.keepDeletedCells().ordinal());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  static RegionMetadata decode(byte[] data) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
+      int version = in.readInt();
+      if (version != FORMAT_VERSION) {
+        throw new IllegalStateException("region format version " + version + " is not supported by this Basalt (expects "
+            + FORMAT_VERSION + "); run a Basalt release that reads it");
+      }
+      KeyRange range = new KeyRange(readBytes(in), readBytes(in));
+      boolean pending = in.readBoolean();
+      int n = in.readInt();
+      List<FamilySchema> families = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        families.add(new FamilySchema(readBytes(in), in.readInt(), in.readInt(), in.readLong(),
+            KeepDeletedCells.values()[in.readByte()]));
+      }
+      return new RegionMetadata(new RegionDescriptor(families, range), pending);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static byte[] readBytes(DataInputStream in) throws IOException {
+    byte[] b = new byte[in.readInt()];
+    in.readFully(b);
+    return b;
+  }
+}

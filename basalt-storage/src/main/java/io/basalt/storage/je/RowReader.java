@@ -1,0 +1,261 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.read.ReadFilter;
+import io.basalt.storage.read.ReadFilter.Decision;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.VersionTracker;
+import io.basalt.storage.read.VersionTracker.Verdict;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads the visible cells of one row across the selected families with JE cursors, applying masking,
+ * versions, the caller's filter and per-family limits, in HBase's cell order. Cursors are opened by the
+ * caller (one per family, {@code READ_UNCOMMITTED}); the caller makes the read atomic with the row lock.
+ */
+final class RowReader {
+  /** What reading one row produced. */
+  record Outcome(List<Cell> cells, byte[] seekRow) {}
+
+  private final List<FamilyStore> families;
+  private final ReadOptions options;
+  private final long now;
+
+  RowReader(List<FamilyStore> families, ReadOptions options, long now) {
+    this.families = families;
+    this.options = options;
+    this.now = now;
+  }
+
+  List<FamilyStore> families() {
+    return families;
+  }
+
+  ReadOptions options() {
+    return options;
+  }
+
+  /**
+   * Reads {@code row}. Row-level filter calls ({@code filterRowKey}, {@code filterRowCells},
+   * {@code filterRow}) are the caller's; this applies {@code filterCell}/{@code transformCell} and hints.
+   * {@code seekRow} is set when a filter hint points past this row.
+   */
+  Outcome read(byte[] row, Cursor[] cursors) {
+    List<Cell> out = new ArrayList<>();
+    ReadFilter filter = options.filter();
+    byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
+    byte[] fromFamily = null;
+    for (int f = 0; f < families.size(); f++) {
+      FamilyStore family = families.get(f);
+      if (fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
+        continue;
+      }
+      FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
+      walk.run();
+      if (walk.stopRow) {
+        return new Outcome(out, null);
+      }
+      if (walk.hintRow != null) {
+        return new Outcome(out, walk.hintRow);
+      }
+      fromFamily = walk.hintFamily;
+    }
+    return new Outcome(out, null);
+  }
+
+  /** The walk over one family's keys of the row. */
+  private final class FamilyWalk {
+    private final FamilyStore family;
+    private final byte[] row;
+    private final byte[] rowPrefix;
+    private final Cursor cursor;
+    private final List<Cell> out;
+    private final ReadFilter filter;
+    private final List<byte[]> wanted;
+    private final VersionTracker tracker;
+    private final DatabaseEntry key = new DatabaseEntry();
+    private final DatabaseEntry data = new DatabaseEntry();
+
+    boolean stopRow;
+    byte[] hintRow;
+    byte[] hintFamily;
+    private int familyCount;
+
+    FamilyWalk(FamilyStore family, byte[] row, byte[] rowPrefix, Cursor cursor, List<Cell> out, ReadFilter filter) {
+      this.family = family;
+      this.row = row;
+      this.rowPrefix = rowPrefix;
+      this.cursor = cursor;
+      this.out = out;
+      this.filter = filter;
+      this.wanted = options.columns().qualifiers(family.name());
+      this.tracker = new VersionTracker(family.schema(), options.timeRange(), now);
+    }
+
+    void run() {
+      if (!seek(CellKeyCodec.familyMarkerPrefix(row))) {
+        return;
+      }
+      // Family markers come first in the row.
+      while (true) {
+        byte[] k = key.getData();
+        if (!CellKeyCodec.startsWith(k, rowPrefix)) {
+          return;
+        }
+        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        if (!decoded.isFamilyMarker()) {
+          break;
+        }
+        tracker.familyMarker(decoded.timestamp(), decoded.type());
+        if (!next()) {
+          return;
+        }
+      }
+      int wantedIndex = 0;
+      if (wanted != null) {
+        if (wanted.isEmpty() || !seek(CellKeyCodec.columnPrefix(row, wanted.get(0)))) {
+          return;
+        }
+      }
+      byte[] column = null;
+      int included = 0;
+      while (true) {
+        byte[] k = key.getData();
+        if (!CellKeyCodec.startsWith(k, rowPrefix)) {
+          return;
+        }
+        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        byte[] q = decoded.qualifier();
+        if (column == null || !Arrays.equals(column, q)) {
+          if (wanted != null) {
+            while (wantedIndex < wanted.size() && Bytes.compare(wanted.get(wantedIndex), q) < 0) {
+              wantedIndex++;
+            }
+            if (wantedIndex == wanted.size()) {
+              return;
+            }
+            if (Bytes.compare(wanted.get(wantedIndex), q) > 0) {
+              if (!seek(CellKeyCodec.columnPrefix(row, wanted.get(wantedIndex)))) {
+                return;
+              }
+              continue;
+            }
+          }
+          column = q;
+          included = 0;
+          tracker.startColumn();
+        }
+        Verdict verdict = tracker.read(decoded.timestamp(), decoded.type());
+        if (verdict == Verdict.NO) {
+          if (!next()) {
+            return;
+          }
+          continue;
+        }
+        if (verdict == Verdict.NO_MORE_IN_COLUMN) {
+          if (!seek(CellKeyCodec.columnEnd(row, q))) {
+            return;
+          }
+          continue;
+        }
+        Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), data.getData());
+        Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(cell);
+        switch (decision) {
+          case SKIP:
+            if (!next()) {
+              return;
+            }
+            continue;
+          case NEXT_COL:
+            if (!seek(CellKeyCodec.columnEnd(row, q))) {
+              return;
+            }
+            continue;
+          case NEXT_ROW:
+            stopRow = true;
+            return;
+          case SEEK_NEXT_USING_HINT:
+            if (!followHint(filter.nextCellHint(cell), k)) {
+              return;
+            }
+            continue;
+          default:
+            break;
+        }
+        included++;
+        if (!emit(filter == null ? cell : filter.transformCell(cell))) {
+          return;
+        }
+        if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+          stopRow = true;
+          return;
+        }
+        if (decision == Decision.INCLUDE_AND_NEXT_COL || included >= options.maxVersions()) {
+          if (!seek(CellKeyCodec.columnEnd(row, q))) {
+            return;
+          }
+          continue;
+        }
+        if (!next()) {
+          return;
+        }
+      }
+    }
+
+    /** Adds a cell subject to the per-family offset and limit; false when the family is done. */
+    private boolean emit(Cell cell) {
+      familyCount++;
+      if (familyCount <= options.offsetPerFamily()) {
+        return true;
+      }
+      out.add(cell);
+      int limit = options.maxResultsPerFamily();
+      return limit < 0 || familyCount < options.offsetPerFamily() + limit;
+    }
+
+    /** Applies a filter's seek hint; false when this family's walk is over. */
+    private boolean followHint(Cell hint, byte[] currentKey) {
+      if (hint == null) {
+        return next();
+      }
+      int rowCmp = Bytes.compare(hint.row(), row);
+      if (rowCmp != 0) {
+        if (rowCmp > 0) {
+          hintRow = hint.row();
+        } else {
+          stopRow = true;
+        }
+        return false;
+      }
+      int famCmp = Bytes.compare(hint.family(), family.name());
+      if (famCmp != 0) {
+        if (famCmp > 0) {
+          hintFamily = hint.family();
+        }
+        return false;
+      }
+      byte[] target = CellKeyCodec.columnAt(row, hint.qualifier(), hint.timestamp());
+      if (Bytes.compare(target, currentKey) <= 0) {
+        return next();
+      }
+      return seek(target);
+    }
+
+    private boolean seek(byte[] target) {
+      key.setData(target);
+      return cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    }
+
+    private boolean next() {
+      return cursor.getNext(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.basalt.storage.lock;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * Per-row locks, striped: rows hash to a fixed set of {@link StampedLock}s. A writer holds its row's stripe
+ * exclusively for the whole transaction; a reader reads optimistically and re-reads under the read lock
+ * only if a writer of the same stripe got in between. Collisions cost a retry, never correctness.
+ */
+public final class RowLocks {
+  private final StampedLock[] stripes;
+
+  public RowLocks(int stripeCount) {
+    int n = Integer.highestOneBit(Math.max(16, stripeCount - 1) << 1);
+    stripes = new StampedLock[n];
+    for (int i = 0; i < n; i++) {
+      stripes[i] = new StampedLock();
+    }
+  }
+
+  public StampedLock forRow(byte[] row) {
+    int h = Arrays.hashCode(row);
+    h ^= h >>> 16;
+    return stripes[h & (stripes.length - 1)];
+  }
+
+  /** A read that may have to run twice. */
+  @FunctionalInterface
+  public interface Read<T> {
+    T run();
+  }
+
+  /** Runs {@code read} optimistically, and again under the read lock if a writer interfered. */
+  public <T> T readRow(byte[] row, Read<T> read) {
+    StampedLock lock = forRow(row);
+    long stamp = lock.tryOptimisticRead();
+    if (stamp != 0) {
+      try {
+        T result = read.run();
+        if (lock.validate(stamp)) {
+          return result;
+        }
+      } catch (RuntimeException e) {
+        if (lock.validate(stamp)) {
+          throw e;
+        }
+        // Saw a writer's half-done state; the locked re-read below decides.
+      }
+    }
+    stamp = lock.readLock();
+    try {
+      return read.run();
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+}

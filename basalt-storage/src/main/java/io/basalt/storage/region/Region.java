@@ -1,0 +1,71 @@
+package io.basalt.storage.region;
+
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.Increment;
+import io.basalt.storage.mutation.RowCondition;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.LogSegmentSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One region's store: the cells of a key range of one table, with HBase's semantics. Every operation on
+ * one row is atomic and isolated; reads never see part of a mutation. Thread-safe.
+ */
+public interface Region extends AutoCloseable {
+  RegionDescriptor descriptor();
+
+  /** Applies all cells of the mutation atomically, durable as asked before returning. */
+  void mutate(RowMutation mutation, Durability durability);
+
+  /** The visible cells of one row, in HBase order; empty if none. */
+  List<Cell> get(byte[] row, ReadOptions options);
+
+  RegionScanner scan(ScanSpec spec);
+
+  /** Returns the new counter cells (empty when {@code returnResults} is false). */
+  List<Cell> increment(Increment increment, Durability durability);
+
+  /** Returns the new cells (empty when {@code returnResults} is false). */
+  List<Cell> append(Append append, Durability durability);
+
+  /** Applies {@code mutation} only if {@code condition} holds, both under the row lock; returns whether it did. */
+  boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability);
+
+  /**
+   * The row splitting the region's cells in two halves, found by skipping half the keys of the largest
+   * family with a B+-tree cursor; empty when the region cannot be split (one row, empty, or keys outside
+   * its range not yet collected).
+   */
+  Optional<byte[]> midpointRow();
+
+  /**
+   * The log segments holding the region's data up to now, as an immutable set: the region keeps serving
+   * and writes go to newer segments, but none of these is changed or deleted until the set is closed.
+   */
+  LogSegmentSet logSegments();
+
+  /** Like {@link #logSegments()} but only segments newer than {@code afterSegment} (for incremental copies). */
+  LogSegmentSet logSegmentsAfter(long afterSegment);
+
+  RegionStats stats();
+
+  /** Changes families: new ones are added, missing ones dropped with their data, settings updated. */
+  void alterFamilies(RegionDescriptor newDescriptor);
+
+  /**
+   * One pass of background maintenance, normally run on a schedule: removes keys outside the key range
+   * (bounded rate) and cells no read can return any more. Returns the number of entries removed.
+   */
+  long maintain();
+
+  /** Stops new operations, waits for in-flight ones, and closes (the log is synced). */
+  @Override
+  void close();
+}
