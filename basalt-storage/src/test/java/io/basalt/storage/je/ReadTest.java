@@ -1,0 +1,94 @@
+package io.basalt.storage.je;
+
+import static io.basalt.storage.cell.Bytes.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.error.UnknownFamilyException;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.TimeRange;
+import io.basalt.storage.region.Region;
+import io.basalt.storage.schema.FamilySchema;
+import org.junit.jupiter.api.Test;
+
+class ReadTest extends RegionTestBase {
+  private Region region() {
+    Region r = fixture().create(FamilySchema.of("f1").withMaxVersions(3), FamilySchema.of("f2").withMaxVersions(5));
+    for (long ts = 1; ts <= 5; ts++) {
+      apply(r, row("r").put(F1, of("a"), ts, of("a" + ts)).put(F1, of("b"), ts, of("b" + ts)).put(F2, of("c"), ts, of("c" + ts)));
+    }
+    return r;
+  }
+
+  @Test
+  void defaultGetReturnsNewestVersionOfEachColumnInFamilyQualifierOrder() {
+    Region r = region();
+    apply(r, row("r").put(F1, of(""), 1, of("empty-qualifier")));
+    assertThat(show(get(r, "r"))).containsExactly("f1:@1=empty-qualifier", "f1:a@5=a5", "f1:b@5=b5", "f2:c@5=c5");
+  }
+
+  @Test
+  void familyVersionsLimitWhatIsKept() {
+    Region r = region();
+    assertThat(show(getAll(r, "r"))).containsExactly(
+        "f1:a@5=a5", "f1:a@4=a4", "f1:a@3=a3", "f1:b@5=b5", "f1:b@4=b4", "f1:b@3=b3",
+        "f2:c@5=c5", "f2:c@4=c4", "f2:c@3=c3", "f2:c@2=c2", "f2:c@1=c1");
+    // Versions beyond VERSIONS are gone even for a time range that would include them (the converged answer).
+    assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(F1, "a")).withTimeRange(new TimeRange(1, 3))))).isEmpty();
+  }
+
+  @Test
+  void maxVersionsTimeRangeAndExactTimestamp() {
+    Region r = region();
+    ReadOptions opts = ReadOptions.DEFAULT.withColumns(columns(F2, null)).withMaxVersions(2).withTimeRange(new TimeRange(2, 5));
+    assertThat(show(r.get(of("r"), opts))).containsExactly("f2:c@4=c4", "f2:c@3=c3");
+    assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withTimeRange(TimeRange.at(4))))).containsExactly("f1:a@4=a4", "f1:b@4=b4", "f2:c@4=c4");
+  }
+
+  @Test
+  void columnSelectionPicksFamiliesAndQualifiers() {
+    Region r = region();
+    assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(F1, "b", F2, "c"))))).containsExactly("f1:b@5=b5", "f2:c@5=c5");
+    assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(F2, null))))).containsExactly("f2:c@5=c5");
+    assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(F1, "zz"))))).isEmpty();
+    assertThat(r.get(of("nope"), ReadOptions.DEFAULT)).isEmpty();
+  }
+
+  @Test
+  void perFamilyLimitAndOffset() {
+    Region r = region();
+    apply(r, row("r").put(F1, of("c"), 1, of("c1")).put(F1, of("d"), 1, of("d1")));
+    ReadOptions opts = ReadOptions.DEFAULT.withFamilyLimits(2, 1);
+    // The offset applies per family: f2 has one cell, so it is skipped too.
+    assertThat(show(r.get(of("r"), opts))).containsExactly("f1:b@5=b5", "f1:c@1=c1");
+  }
+
+  @Test
+  void unknownFamiliesAreRejectedOnReadAndWrite() {
+    Region r = region();
+    assertThatThrownBy(() -> r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(of("nope"), null))))
+        .isInstanceOf(UnknownFamilyException.class).hasMessageContaining("nope");
+    assertThatThrownBy(() -> put(r, "r", of("nope"), "q", 1, "v")).isInstanceOf(UnknownFamilyException.class);
+    assertThat(show(get(r, "r"))).hasSize(3);
+  }
+
+  @Test
+  void badRowsAndTimestampsAreRejected() {
+    assertThatThrownBy(() -> row("")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Row length is 0");
+    assertThatThrownBy(() -> row("r").put(F1, of("q"), -5, of("v"))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("negative");
+    Region r = region();
+    assertThatThrownBy(() -> r.get(new byte[0], ReadOptions.DEFAULT)).isInstanceOf(InvalidMutationException.class);
+  }
+
+  @Test
+  void dataAndSchemaSurviveCloseAndReopen() {
+    Region r = region();
+    r.close();
+    Region again = fixture().engine.open(fixture().dir.resolve("region"));
+    assertThat(again.descriptor().families()).extracting(FamilySchema::maxVersions).containsExactly(3, 5);
+    assertThat(show(get(again, "r"))).containsExactly("f1:a@5=a5", "f1:b@5=b5", "f2:c@5=c5");
+    assertThat(again.stats().cellCount()).isEqualTo(11);
+  }
+}

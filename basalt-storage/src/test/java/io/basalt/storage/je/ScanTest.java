@@ -1,0 +1,211 @@
+package io.basalt.storage.je;
+
+import static io.basalt.storage.cell.Bytes.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.read.ReadFilter;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.read.TimeRange;
+import io.basalt.storage.region.Region;
+import io.basalt.storage.schema.FamilySchema;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ScanTest extends RegionTestBase {
+  private Region region() {
+    Region r = fixture().create(FamilySchema.of("f1").withMaxVersions(3), FamilySchema.of("f2"));
+    for (String row : List.of("a", "b", "c", "d", "e")) {
+      for (long ts = 1; ts <= 2; ts++) {
+        apply(r, row(row).put(F1, of("q1"), ts, of(row + ts)).put(F1, of("q2"), ts, of(row + ts)));
+      }
+      if (!row.equals("c")) {
+        put(r, row, F2, "x", 1, row + "x");
+      }
+    }
+    return r;
+  }
+
+  private static List<String> rowKeys(List<RowResult> results) {
+    List<String> out = new ArrayList<>();
+    for (RowResult r : results) {
+      out.add(Bytes.toStringBinary(r.row()));
+    }
+    return out;
+  }
+
+  @Test
+  void wholeRowsInOrderWithBounds() {
+    Region r = region();
+    assertThat(rows(scanAll(r, ScanSpec.all()))).containsExactly(
+        "a[f1:q1@2=a2, f1:q2@2=a2, f2:x@1=ax]", "b[f1:q1@2=b2, f1:q2@2=b2, f2:x@1=bx]", "c[f1:q1@2=c2, f1:q2@2=c2]",
+        "d[f1:q1@2=d2, f1:q2@2=d2, f2:x@1=dx]", "e[f1:q1@2=e2, f1:q2@2=e2, f2:x@1=ex]");
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("b"), of("d"))))).containsExactly("b", "c");
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("b"), of("d")).withStart(of("b"), false).withStop(of("d"), true))))
+        .containsExactly("c", "d");
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("bb"), of("")))) ).containsExactly("c", "d", "e");
+    assertThat(scanAll(r, ScanSpec.range(of("c"), of("c")))).isEmpty();
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("c"), of("c")).withStop(of("c"), true)))).containsExactly("c");
+  }
+
+  @Test
+  void reversedScansReturnRowsDescendingWithCellsInNormalOrder() {
+    Region r = region();
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().reversed(true)))).containsExactly("e", "d", "c", "b", "a");
+    List<RowResult> fromD = scanAll(r, ScanSpec.range(of("d"), of("b")).reversed(true));
+    assertThat(rowKeys(fromD)).containsExactly("d", "c");
+    assertThat(show(fromD.get(0).cells())).containsExactly("f1:q1@2=d2", "f1:q2@2=d2", "f2:x@1=dx");
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("dd"), of("b")).withStop(of("b"), true).reversed(true))))
+        .containsExactly("d", "c", "b");
+    assertThat(rowKeys(scanAll(r, ScanSpec.range(of("d"), of("")).withStart(of("d"), false).reversed(true))))
+        .containsExactly("c", "b", "a");
+  }
+
+  @Test
+  void timeRangeVersionsAndColumns() {
+    Region r = region();
+    ScanSpec spec = ScanSpec.range(of("a"), of("b"))
+        .withRead(ReadOptions.DEFAULT.withMaxVersions(5).withTimeRange(new TimeRange(1, 3)).withColumns(columns(F1, "q2")));
+    assertThat(rows(scanAll(r, spec))).containsExactly("a[f1:q2@2=a2, f1:q2@1=a1]");
+    ScanSpec onlyF2 = ScanSpec.all().withRead(ReadOptions.DEFAULT.withColumns(columns(F2, null)));
+    assertThat(rowKeys(scanAll(r, onlyF2))).containsExactly("a", "b", "d", "e");
+  }
+
+  @Test
+  void limitCountsRowsAndBatchSplitsRows() {
+    Region r = region();
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withLimit(2)))).containsExactly("a", "b");
+    List<RowResult> batched = scanAll(r, ScanSpec.range(of("a"), of("c")).withBatch(2)
+        .withRead(ReadOptions.DEFAULT.withMaxVersions(2)));
+    assertThat(rows(batched)).containsExactly(
+        "a(partial)[f1:q1@2=a2, f1:q1@1=a1]", "a(partial)[f1:q2@2=a2, f1:q2@1=a1]", "a[f2:x@1=ax]",
+        "b(partial)[f1:q1@2=b2, f1:q1@1=b1]", "b(partial)[f1:q2@2=b2, f1:q2@1=b1]", "b[f2:x@1=bx]");
+    List<RowResult> limitedBatches = scanAll(r, ScanSpec.all().withBatch(2).withLimit(1));
+    assertThat(rowKeys(limitedBatches)).containsExactly("a", "a");
+  }
+
+  @Test
+  void resultSizeLimitStopsABatchEarly() {
+    Region r = region();
+    try (RegionScanner s = r.scan(ScanSpec.all())) {
+      assertThat(s.next(100, 1)).hasSize(1);
+      assertThat(s.next(100, Long.MAX_VALUE)).hasSize(4);
+      assertThat(s.next(100, Long.MAX_VALUE)).isEmpty();
+      assertThat(s.isDone()).isTrue();
+    }
+  }
+
+  @Test
+  void scannerSeesWritesMadeBetweenBatches() {
+    Region r = region();
+    try (RegionScanner s = r.scan(ScanSpec.all())) {
+      assertThat(s.next(1, Long.MAX_VALUE)).hasSize(1);
+      put(r, "aa", F2, "x", 1, "new");
+      assertThat(rowKeys(s.next(1, Long.MAX_VALUE))).containsExactly("aa");
+    }
+  }
+
+  @Test
+  void filterHookIsCalledInHBaseOrder() {
+    Region r = region();
+    List<String> calls = new ArrayList<>();
+    ReadFilter filter = new ReadFilter() {
+      @Override
+      public void reset() {
+        calls.add("reset");
+      }
+
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        calls.add("rowKey " + Bytes.toStringBinary(row));
+        return Bytes.toStringBinary(row).equals("b");
+      }
+
+      @Override
+      public Decision filterCell(Cell cell) {
+        calls.add("cell " + Bytes.toStringBinary(cell.row()) + ":" + Bytes.toStringBinary(cell.qualifier()));
+        return Bytes.toStringBinary(cell.qualifier()).equals("q1") ? Decision.NEXT_COL : Decision.INCLUDE;
+      }
+
+      @Override
+      public boolean hasFilterRow() {
+        return true;
+      }
+
+      @Override
+      public void filterRowCells(List<Cell> cells) {
+        calls.add("rowCells " + cells.size());
+      }
+
+      @Override
+      public boolean filterRow() {
+        calls.add("filterRow");
+        return false;
+      }
+    };
+    List<RowResult> out = scanAll(r, ScanSpec.range(of("a"), of("c")).withRead(ReadOptions.DEFAULT.withFilter(filter)));
+    assertThat(rows(out)).containsExactly("a[f1:q2@2=a2, f2:x@1=ax]");
+    assertThat(calls).containsExactly("reset", "rowKey a", "cell a:q1", "cell a:q2", "cell a:x", "rowCells 2", "filterRow",
+        "reset", "rowKey b");
+  }
+
+  @Test
+  void filterNextRowHintsAndFilterAllRemaining() {
+    Region r = region();
+    ReadFilter hintToD = new ReadFilter() {
+      @Override
+      public Decision filterCell(Cell cell) {
+        String row = Bytes.toStringBinary(cell.row());
+        return row.compareTo("d") < 0 ? Decision.SEEK_NEXT_USING_HINT : Decision.INCLUDE_AND_SEEK_NEXT_ROW;
+      }
+
+      @Override
+      public Cell nextCellHint(Cell current) {
+        return Cell.put(of("d"), Bytes.EMPTY, Bytes.EMPTY, Long.MAX_VALUE, Bytes.EMPTY);
+      }
+    };
+    assertThat(rows(scanAll(r, ScanSpec.all().withRead(ReadOptions.DEFAULT.withFilter(hintToD)))))
+        .containsExactly("d[f1:q1@2=d2]", "e[f1:q1@2=e2]");
+    int[] rowsSeen = {0};
+    ReadFilter stopAfterTwo = new ReadFilter() {
+      @Override
+      public boolean filterAllRemaining() {
+        return rowsSeen[0] >= 2;
+      }
+
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        rowsSeen[0]++;
+        return false;
+      }
+    };
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withRead(ReadOptions.DEFAULT.withFilter(stopAfterTwo))))).containsExactly("a", "b");
+    ReadFilter dropRowC = new ReadFilter() {
+      @Override
+      public boolean filterRowKey(byte[] row) {
+        return Bytes.toStringBinary(row).equals("c");
+      }
+    };
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().reversed(true).withRead(ReadOptions.DEFAULT.withFilter(dropRowC)))))
+        .containsExactly("e", "d", "b", "a");
+  }
+
+  @Test
+  void batchWithWholeRowFilterIsRefused() {
+    Region r = region();
+    ReadFilter rowFilter = new ReadFilter() {
+      @Override
+      public boolean hasFilterRow() {
+        return true;
+      }
+    };
+    assertThatThrownBy(() -> r.scan(ScanSpec.all().withBatch(1).withRead(ReadOptions.DEFAULT.withFilter(rowFilter))))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
