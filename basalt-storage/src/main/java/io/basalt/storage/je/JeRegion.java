@@ -96,20 +96,41 @@ final class JeRegion implements Region {
     txnConfigs.put(Durability.FSYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_SYNC));
     this.metaDb = env.openDatabase(null, RegionMetadata.DATABASE, dbConfig());
     this.metadata = metadata;
-    writeMetadata(metadata);
-    this.families = openFamilies(metadata.descriptor());
-    recount();
+    try {
+      // Write only on change: a region on a full disk must still open for reads.
+      if (!java.util.Arrays.equals(storedMetadata(metaDb), metadata.encode())) {
+        writeMetadata(metadata);
+      }
+      this.families = openFamilies(metadata.descriptor());
+      recount();
+    } catch (RuntimeException e) {
+      if (families != null) {
+        families.forEach(f -> f.db().close());
+      }
+      metaDb.close();
+      throw e;
+    }
+  }
+
+  private static byte[] storedMetadata(Database db) {
+    DatabaseEntry data = Cursors.entry();
+    if (db.get(null, new DatabaseEntry(RegionMetadata.KEY), data, LockMode.DEFAULT) != OperationStatus.SUCCESS) {
+      return null;
+    }
+    return data.getData();
   }
 
   static RegionMetadata readMetadata(Environment env) {
     DatabaseConfig dc = dbConfig();
     dc.setAllowCreate(false);
     try (Database db = env.openDatabase(null, RegionMetadata.DATABASE, dc)) {
-      DatabaseEntry data = Cursors.entry();
-      if (db.get(null, new DatabaseEntry(RegionMetadata.KEY), data, LockMode.DEFAULT) != OperationStatus.SUCCESS) {
+      byte[] stored = storedMetadata(db);
+      if (stored == null) {
         throw new StorageException("region metadata missing in " + env.getHome());
       }
-      return RegionMetadata.decode(data.getData());
+      return RegionMetadata.decode(stored);
+    } catch (com.sleepycat.je.DatabaseNotFoundException e) {
+      throw new StorageException(env.getHome() + " is not a Basalt region (no " + RegionMetadata.DATABASE + ")", e);
     }
   }
 
