@@ -69,7 +69,12 @@ public final class JeStorageEngine implements StorageEngine {
 
   private Environment openEnvironment(Path dir, boolean create) {
     try {
-      return new Environment(dir.toFile(), envConfig(create));
+      Environment env = new Environment(dir.toFile(), envConfig(create));
+      // JE sizes a shared cache from the first environment of the process; make it this engine's size.
+      if (env.getConfig().getCacheSize() != config.cacheBytes()) {
+        env.setMutableConfig(env.getMutableConfig().setCacheSize(config.cacheBytes()));
+      }
+      return env;
     } catch (EnvironmentLockedException e) {
       throw new StorageException("region directory " + dir + " is in use by another process", e);
     } catch (com.sleepycat.je.DatabaseException e) {
