@@ -38,6 +38,7 @@ final class JeScanner implements RegionScanner {
   private byte[] pendingRow;
   private int rowsReturned;
   private boolean done;
+  private boolean complete;
 
   JeScanner(JeRegion region, ScanSpec spec, List<FamilyStore> families) {
     this.region = region;
@@ -88,6 +89,11 @@ final class JeScanner implements RegionScanner {
   }
 
   @Override
+  public boolean isComplete() {
+    return complete && pending == null;
+  }
+
+  @Override
   public List<RowResult> next(int maxResults, long maxBytes) {
     if (isDone()) {
       return List.of();
@@ -111,12 +117,9 @@ final class JeScanner implements RegionScanner {
         if (done) {
           break;
         }
-        if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
+        if (spec.limit() > 0 && rowsReturned >= spec.limit() || filter != null && filter.filterAllRemaining()) {
           done = true;
-          break;
-        }
-        if (filter != null && filter.filterAllRemaining()) {
-          done = true;
+          complete = true;
           break;
         }
         byte[] row = nextRow(cursors);
@@ -138,6 +141,10 @@ final class JeScanner implements RegionScanner {
           continue;
         }
         rowsReturned++;
+        if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
+          done = true;
+          complete = true;
+        }
         if (spec.batch() > 0 && cells.size() > spec.batch()) {
           pending = cells;
           pendingPos = 0;

@@ -16,6 +16,12 @@ public interface RegionScanner extends AutoCloseable {
   /** True once the scan has returned everything (or its limit). */
   boolean isDone();
 
+  /**
+   * True when the scan as a whole is over, not just this region's part of it: its row limit was reached
+   * or its filter said nothing more can match.
+   */
+  boolean isComplete();
+
   @Override
   void close();
 }

@@ -1,0 +1,39 @@
+package io.basalt.server.convert;
+
+import io.basalt.storage.cell.CellType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+
+/** Cells between HBase's client type and the storage layer's. */
+public final class Cells {
+  private Cells() {}
+
+  public static KeyValue toHBase(io.basalt.storage.cell.Cell c) {
+    return new KeyValue(c.row(), c.family(), c.qualifier(), c.timestamp(), KeyValue.Type.codeToType((byte) c.type().code()),
+        c.value());
+  }
+
+  public static List<Cell> toHBase(List<io.basalt.storage.cell.Cell> cells) {
+    List<Cell> out = new ArrayList<>(cells.size());
+    for (io.basalt.storage.cell.Cell c : cells) {
+      out.add(toHBase(c));
+    }
+    return out;
+  }
+
+  public static io.basalt.storage.cell.Cell toStorage(Cell c) {
+    return new io.basalt.storage.cell.Cell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+        c.getTimestamp(), CellType.fromCode(c.getTypeByte() & 0xFF), CellUtil.cloneValue(c));
+  }
+
+  public static List<io.basalt.storage.cell.Cell> toStorage(List<Cell> cells) {
+    List<io.basalt.storage.cell.Cell> out = new ArrayList<>(cells.size());
+    for (Cell c : cells) {
+      out.add(toStorage(c));
+    }
+    return out;
+  }
+}

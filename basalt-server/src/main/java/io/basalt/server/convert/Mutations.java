@@ -1,0 +1,88 @@
+package io.basalt.server.convert;
+
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.Increment;
+import io.basalt.storage.mutation.RowMutation;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/** HBase client mutations as storage mutations. */
+public final class Mutations {
+  private Mutations() {}
+
+  /** A Put or Delete as one atomic row mutation; a Delete naming no family deletes every family. */
+  public static RowMutation rowMutation(Mutation m, TableDescriptor table) throws DoNotRetryIOException {
+    RowMutation.Builder b = RowMutation.of(m.getRow());
+    addTo(b, m, table);
+    return b.build();
+  }
+
+  public static void addTo(RowMutation.Builder b, Mutation m, TableDescriptor table) throws DoNotRetryIOException {
+    if (!(m instanceof Put) && !(m instanceof Delete)) {
+      throw new DoNotRetryIOException("unsupported mutation " + m.getClass().getSimpleName() + " here");
+    }
+    if (m instanceof Delete && m.getFamilyCellMap().isEmpty()) {
+      for (ColumnFamilyDescriptor cf : table.getColumnFamilies()) {
+        b.deleteFamily(cf.getName(), m.getTimestamp());
+      }
+      return;
+    }
+    try {
+      for (List<Cell> cells : m.getFamilyCellMap().values()) {
+        for (Cell c : cells) {
+          b.add(Cells.toStorage(c));
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new DoNotRetryIOException(e.getMessage());
+    }
+  }
+
+  public static Increment increment(org.apache.hadoop.hbase.client.Increment inc) throws DoNotRetryIOException {
+    List<Increment.Delta> deltas = new ArrayList<>();
+    for (List<Cell> cells : inc.getFamilyCellMap().values()) {
+      for (Cell c : cells) {
+        byte[] v = CellUtil.cloneValue(c);
+        if (v.length != 8) {
+          throw new DoNotRetryIOException("Increment amount is not a long: " + v.length + " bytes");
+        }
+        deltas.add(new Increment.Delta(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c), Bytes.toLong(v)));
+      }
+    }
+    return new Increment(inc.getRow(), deltas, inc.isReturnResults());
+  }
+
+  public static Append append(org.apache.hadoop.hbase.client.Append app) {
+    List<Append.Suffix> suffixes = new ArrayList<>();
+    for (List<Cell> cells : app.getFamilyCellMap().values()) {
+      for (Cell c : cells) {
+        suffixes.add(new Append.Suffix(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c)));
+      }
+    }
+    return new Append(app.getRow(), suffixes, app.isReturnResults());
+  }
+
+  /** The mutation's durability, its table's default for USE_DEFAULT, HBase's SYNC_WAL if neither says. */
+  public static Durability durability(Mutation m, TableDescriptor table) {
+    org.apache.hadoop.hbase.client.Durability d = m.getDurability();
+    if (d == org.apache.hadoop.hbase.client.Durability.USE_DEFAULT) {
+      d = table.getDurability();
+    }
+    return switch (d) {
+      case SKIP_WAL -> Durability.SKIP_WAL;
+      case ASYNC_WAL -> Durability.ASYNC_WAL;
+      case FSYNC_WAL -> Durability.FSYNC_WAL;
+      default -> Durability.SYNC_WAL;
+    };
+  }
+}

@@ -1,0 +1,51 @@
+package io.basalt.server.convert;
+
+import io.basalt.storage.read.ColumnSelection;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.read.TimeRange;
+import java.util.Map;
+import java.util.NavigableSet;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Query;
+import org.apache.hadoop.hbase.client.Scan;
+
+/** HBase's Get and Scan as storage reads. */
+public final class Reads {
+  private Reads() {}
+
+  public static ReadOptions options(Get get) throws DoNotRetryIOException {
+    return common(get, get.getFamilyMap(), get.getTimeRange(), get.getMaxVersions())
+        .withFamilyLimits(get.getMaxResultsPerColumnFamily(), get.getRowOffsetPerColumnFamily());
+  }
+
+  public static ScanSpec spec(Scan scan) throws DoNotRetryIOException {
+    ReadOptions read = common(scan, scan.getFamilyMap(), scan.getTimeRange(), scan.getMaxVersions())
+        .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily());
+    return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
+        scan.isReversed(), read, Math.max(0, scan.getLimit()), Math.max(0, scan.getBatch()));
+  }
+
+  private static ReadOptions common(Query query, Map<byte[], NavigableSet<byte[]>> families,
+      org.apache.hadoop.hbase.io.TimeRange tr, int maxVersions) throws DoNotRetryIOException {
+    if (!query.getColumnFamilyTimeRange().isEmpty()) {
+      throw new DoNotRetryIOException("per-family time ranges (setColumnFamilyTimeRange) are not supported by Basalt");
+    }
+    ColumnSelection.Builder columns = ColumnSelection.builder();
+    for (Map.Entry<byte[], NavigableSet<byte[]>> e : families.entrySet()) {
+      if (e.getValue() == null || e.getValue().isEmpty()) {
+        columns.family(e.getKey());
+      } else {
+        for (byte[] q : e.getValue()) {
+          columns.column(e.getKey(), q);
+        }
+      }
+    }
+    return ReadOptions.DEFAULT
+        .withColumns(columns.build())
+        .withTimeRange(new TimeRange(tr.getMin(), tr.getMax()))
+        .withMaxVersions(Math.max(1, maxVersions))
+        .withFilter(query.getFilter() == null ? null : new FilterAdapter(query.getFilter()));
+  }
+}

@@ -1,0 +1,365 @@
+package io.basalt.server.regionserver;
+
+import io.basalt.server.convert.Cells;
+import io.basalt.server.convert.Mutations;
+import io.basalt.server.convert.Reads;
+import io.basalt.server.rpc.CallController;
+import io.basalt.server.rpc.ServerErrors;
+import io.basalt.storage.mutation.CompareOp;
+import io.basalt.storage.mutation.RowCondition;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.read.TimeRange;
+import io.basalt.storage.region.Region;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellScanner;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.UnknownScannerException;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.exceptions.OutOfOrderScannerNextException;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.Action;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.GetRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.GetResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutateRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutateResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutationProto;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionAction;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionActionResult;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ResultOrException;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ScanRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ScanResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
+
+/**
+ * HBase's ClientService on the regions of a {@link RegionServer}: Get, Mutate, Multi and Scan. Results go
+ * back as cell blocks when the connection has a codec, as plain protobuf otherwise.
+ */
+public final class ClientServiceHandler {
+  private static final long DEFAULT_MAX_RESULT_SIZE = 2L << 20;
+
+  private final RegionServer server;
+
+  public ClientServiceHandler(RegionServer server) {
+    this.server = server;
+  }
+
+  private static boolean isMeta(byte[] regionName) {
+    return java.util.Arrays.equals(regionName, RegionInfoBuilder.FIRST_META_REGIONINFO.getRegionName());
+  }
+
+  // ------------------------------------------------------------------ Get
+
+  public GetResponse get(CallController c, GetRequest request) throws IOException {
+    byte[] regionName = request.getRegion().getValue().toByteArray();
+    Get get = ProtobufUtil.toGet(request.getGet());
+    Result result = isMeta(regionName) ? server.meta().get(get) : get(server.region(regionName), get);
+    GetResponse.Builder response = GetResponse.newBuilder();
+    if (get.isCheckExistenceOnly()) {
+      return response.setResult(ClientProtos.Result.newBuilder().setExists(!result.isEmpty())).build();
+    }
+    return response.setResult(encode(c, result)).build();
+  }
+
+  private static Result get(HostedRegion region, Get get) throws IOException {
+    try {
+      return Result.create(Cells.toHBase(region.store().get(get.getRow(), Reads.options(get))));
+    } catch (RuntimeException e) {
+      throw ServerErrors.toIOException(e);
+    }
+  }
+
+  /** A result as protobuf, its cells in the response cell block when the connection allows it. */
+  private static ClientProtos.Result encode(CallController c, Result r) {
+    if (c.cellBlocks()) {
+      c.addResponseCells(java.util.Arrays.asList(r.rawCells() == null ? new Cell[0] : r.rawCells()));
+      return ProtobufUtil.toResultNoData(r);
+    }
+    return ProtobufUtil.toResult(r);
+  }
+
+  // ------------------------------------------------------------------ Mutate
+
+  public MutateResponse mutate(CallController c, MutateRequest request) throws IOException {
+    byte[] regionName = request.getRegion().getValue().toByteArray();
+    if (isMeta(regionName)) {
+      throw new DoNotRetryIOException("hbase:meta is read-only in Basalt: the master owns the catalog");
+    }
+    HostedRegion region = server.region(regionName);
+    MutationProto proto = request.getMutation();
+    CellScanner cells = c.requestCellScanner();
+    long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
+    try {
+      if (request.hasCondition()) {
+        CheckAndMutate cam = ProtobufUtil.toCheckAndMutate(request.getCondition(), proto, cells);
+        boolean processed = checkAndMutate(region, cam);
+        return MutateResponse.newBuilder().setProcessed(processed).build();
+      }
+      Result result = switch (proto.getMutateType()) {
+        case PUT -> mutate(region, ProtobufUtil.toPut(proto, cells));
+        case DELETE -> mutate(region, ProtobufUtil.toDelete(proto, cells));
+        case INCREMENT -> increment(region, ProtobufUtil.toIncrement(proto, cells), nonceGroup, proto.getNonce());
+        case APPEND -> append(region, ProtobufUtil.toAppend(proto, cells), nonceGroup, proto.getNonce());
+      };
+      MutateResponse.Builder response = MutateResponse.newBuilder().setProcessed(true);
+      if (result != null) {
+        response.setResult(encode(c, result));
+      }
+      return response.build();
+    } catch (RuntimeException e) {
+      throw ServerErrors.toIOException(e);
+    }
+  }
+
+  private static Result mutate(HostedRegion region, Mutation m) throws IOException {
+    region.store().mutate(Mutations.rowMutation(m, region.table()), Mutations.durability(m, region.table()));
+    return null;
+  }
+
+  private Result increment(HostedRegion region, org.apache.hadoop.hbase.client.Increment inc, long group, long nonce)
+      throws IOException {
+    Object seen = server.nonces().outcome(group, nonce);
+    if (seen != null) {
+      return (Result) seen;
+    }
+    List<io.basalt.storage.cell.Cell> cells =
+        region.store().increment(Mutations.increment(inc), Mutations.durability(inc, region.table()));
+    Result r = Result.create(Cells.toHBase(cells));
+    server.nonces().remember(group, nonce, r);
+    return r;
+  }
+
+  private Result append(HostedRegion region, org.apache.hadoop.hbase.client.Append app, long group, long nonce)
+      throws IOException {
+    Object seen = server.nonces().outcome(group, nonce);
+    if (seen != null) {
+      return (Result) seen;
+    }
+    List<io.basalt.storage.cell.Cell> cells =
+        region.store().append(Mutations.append(app), Mutations.durability(app, region.table()));
+    Result r = Result.create(Cells.toHBase(cells));
+    server.nonces().remember(group, nonce, r);
+    return r;
+  }
+
+  private static boolean checkAndMutate(HostedRegion region, CheckAndMutate cam) throws IOException {
+    RowCondition condition;
+    if (cam.hasFilter()) {
+      throw new DoNotRetryIOException("checkAndMutate with a filter condition is not supported by Basalt yet");
+    }
+    org.apache.hadoop.hbase.io.TimeRange tr = cam.getTimeRange();
+    condition = RowCondition.column(cam.getFamily(), cam.getQualifier(), CompareOp.valueOf(cam.getCompareOp().name()),
+        cam.getValue(), new TimeRange(tr.getMin(), tr.getMax()));
+    RowMutation.Builder b = RowMutation.of(cam.getRow());
+    io.basalt.storage.mutation.Durability durability = io.basalt.storage.mutation.Durability.SYNC_WAL;
+    if (cam.getAction() instanceof RowMutations rm) {
+      for (Mutation m : rm.getMutations()) {
+        Mutations.addTo(b, m, region.table());
+        durability = Mutations.durability(m, region.table());
+      }
+    } else if (cam.getAction() instanceof Put || cam.getAction() instanceof Delete) {
+      Mutation m = (Mutation) cam.getAction();
+      Mutations.addTo(b, m, region.table());
+      durability = Mutations.durability(m, region.table());
+    } else {
+      throw new DoNotRetryIOException("checkAndMutate with " + cam.getAction().getClass().getSimpleName()
+          + " is not supported by Basalt yet");
+    }
+    return region.store().checkAndMutate(cam.getRow(), condition, b.build(), durability);
+  }
+
+  // ------------------------------------------------------------------ Multi
+
+  public MultiResponse multi(CallController c, MultiRequest request) throws IOException {
+    CellScanner cells = c.requestCellScanner();
+    long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
+    MultiResponse.Builder response = MultiResponse.newBuilder();
+    for (RegionAction action : request.getRegionActionList()) {
+      response.addRegionActionResult(regionAction(c, action, cells, nonceGroup, response));
+    }
+    return response.build();
+  }
+
+  private RegionActionResult regionAction(CallController c, RegionAction action, CellScanner cells, long nonceGroup,
+      MultiResponse.Builder response) throws IOException {
+    RegionActionResult.Builder result = RegionActionResult.newBuilder();
+    HostedRegion region;
+    try {
+      region = server.region(action.getRegion().getValue().toByteArray());
+    } catch (IOException e) {
+      skipCells(action, cells);
+      return result.setException(exception(e)).build();
+    }
+    if (action.getAtomic() || action.hasCondition()) {
+      try {
+        boolean processed = atomic(region, action, cells);
+        if (action.hasCondition()) {
+          response.setProcessed(processed);
+        }
+        for (Action a : action.getActionList()) {
+          result.addResultOrException(ResultOrException.newBuilder().setIndex(a.getIndex())
+              .setResult(ClientProtos.Result.getDefaultInstance()));
+        }
+        if (action.hasCondition()) {
+          result.setProcessed(processed);
+        }
+      } catch (IOException | RuntimeException e) {
+        result.setException(exception(ServerErrors.toIOException(e)));
+      }
+      return result.build();
+    }
+    for (Action a : action.getActionList()) {
+      ResultOrException.Builder roe = ResultOrException.newBuilder().setIndex(a.getIndex());
+      try {
+        Result r;
+        if (a.hasGet()) {
+          r = get(region, ProtobufUtil.toGet(a.getGet()));
+        } else {
+          MutationProto proto = a.getMutation();
+          r = switch (proto.getMutateType()) {
+            case PUT -> mutate(region, ProtobufUtil.toPut(proto, cells));
+            case DELETE -> mutate(region, ProtobufUtil.toDelete(proto, cells));
+            case INCREMENT -> increment(region, ProtobufUtil.toIncrement(proto, cells), nonceGroup, proto.getNonce());
+            case APPEND -> append(region, ProtobufUtil.toAppend(proto, cells), nonceGroup, proto.getNonce());
+          };
+        }
+        roe.setResult(r == null ? ClientProtos.Result.getDefaultInstance() : encode(c, r));
+      } catch (IOException | RuntimeException e) {
+        roe.setException(exception(ServerErrors.toIOException(e)));
+      }
+      result.addResultOrException(roe);
+    }
+    return result.build();
+  }
+
+  /** RowMutations (atomic) or a conditional region action, applied as one row mutation. */
+  private static boolean atomic(HostedRegion region, RegionAction action, CellScanner cells) throws IOException {
+    List<Mutation> mutations = new ArrayList<>();
+    for (Action a : action.getActionList()) {
+      MutationProto proto = a.getMutation();
+      mutations.add(switch (proto.getMutateType()) {
+        case PUT -> ProtobufUtil.toPut(proto, cells);
+        case DELETE -> ProtobufUtil.toDelete(proto, cells);
+        default -> throw new DoNotRetryIOException(proto.getMutateType() + " in an atomic batch is not supported by Basalt yet");
+      });
+    }
+    if (mutations.isEmpty()) {
+      return true;
+    }
+    RowMutations rm = RowMutations.of(mutations);
+    if (action.hasCondition()) {
+      ClientProtos.Condition cond = action.getCondition();
+      CheckAndMutate cam = ProtobufUtil.toCheckAndMutate(cond, mutations);
+      return checkAndMutate(region, cam);
+    }
+    RowMutation.Builder b = RowMutation.of(rm.getRow());
+    for (Mutation m : mutations) {
+      Mutations.addTo(b, m, region.table());
+    }
+    region.store().mutate(b.build(), Mutations.durability(mutations.get(0), region.table()));
+    return true;
+  }
+
+  /** Consumes the cells of a region action that cannot run, so later actions read their own cells. */
+  private static void skipCells(RegionAction action, CellScanner cells) throws IOException {
+    for (Action a : action.getActionList()) {
+      if (a.hasMutation()) {
+        for (int i = 0; i < a.getMutation().getAssociatedCellCount(); i++) {
+          cells.advance();
+        }
+      }
+    }
+  }
+
+  private static NameBytesPair exception(IOException e) {
+    return org.apache.hadoop.hbase.shaded.protobuf.ResponseConverter.buildException(e);
+  }
+
+  // ------------------------------------------------------------------ Scan
+
+  public ScanResponse scan(CallController c, ScanRequest request) throws IOException {
+    ScannerLeases leases = server.leases();
+    ScannerLeases.Lease lease;
+    if (request.hasScan()) {
+      byte[] regionName = request.getRegion().getValue().toByteArray();
+      Scan scan = ProtobufUtil.toScan(request.getScan());
+      if (request.hasLimitOfRows() && request.getLimitOfRows() > 0) {
+        scan.setLimit(request.getLimitOfRows());
+      }
+      ResultCursor cursor = isMeta(regionName) ? new ListCursor(server.meta().scan(scan), scan.getLimit())
+          : openStore(server.region(regionName), scan);
+      long maxSize = scan.getMaxResultSize() > 0 ? scan.getMaxResultSize() : DEFAULT_MAX_RESULT_SIZE;
+      lease = leases.open(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName), cursor, maxSize);
+    } else {
+      lease = leases.get(request.getScannerId());
+      if (lease == null) {
+        if (request.getCloseScanner()) {
+          return ScanResponse.newBuilder().build();
+        }
+        throw new UnknownScannerException("Unknown scanner '" + request.getScannerId()
+            + "'. This can happen due to any of the following reasons: a) Scanner id given is wrong, b) Scanner lease"
+            + " expired because of long wait between consecutive client checkins, c) Server may be closing down,"
+            + " d) RegionServer restart during upgrade.");
+      }
+      if (request.hasNextCallSeq() && request.getNextCallSeq() != lease.nextCallSeq) {
+        leases.close(lease.id);
+        throw new OutOfOrderScannerNextException("Expected nextCallSeq: " + lease.nextCallSeq
+            + " But the nextCallSeq got from client: " + request.getNextCallSeq() + "; request=" + request.getScannerId());
+      }
+      if (request.getCloseScanner() && request.getNumberOfRows() == 0) {
+        leases.close(lease.id);
+        return ScanResponse.newBuilder().setScannerId(lease.id).setMoreResults(false).build();
+      }
+      if (request.getRenew()) {
+        return ScanResponse.newBuilder().setScannerId(lease.id).setTtl((int) leases.leaseMillis())
+            .setMoreResults(true).setMoreResultsInRegion(true).build();
+      }
+    }
+    ScanResponse.Builder response = ScanResponse.newBuilder().setScannerId(lease.id).setTtl((int) leases.leaseMillis())
+        .setMvccReadPoint(0);
+    int rows = request.getNumberOfRows() > 0 ? request.getNumberOfRows() : 1;
+    List<Result> results;
+    synchronized (lease) {
+      results = lease.cursor.next(rows, lease.maxResultSize);
+      lease.nextCallSeq++;
+    }
+    for (Result r : results) {
+      if (c.cellBlocks()) {
+        response.addCellsPerResult(r.size());
+        response.addPartialFlagPerResult(r.mayHaveMoreCellsInRow());
+        c.addResponseCells(java.util.Arrays.asList(r.rawCells()));
+      } else {
+        response.addResults(ProtobufUtil.toResult(r));
+      }
+    }
+    boolean regionDone = lease.cursor.regionDone();
+    boolean complete = lease.cursor.scanComplete();
+    response.setMoreResultsInRegion(!regionDone).setMoreResults(!complete);
+    if (regionDone || request.getCloseScanner()) {
+      leases.close(lease.id);
+    }
+    return response.build();
+  }
+
+  private static ResultCursor openStore(HostedRegion region, Scan scan) throws IOException {
+    try {
+      Region store = region.store();
+      return new StoreCursor(store.scan(Reads.spec(scan)));
+    } catch (RuntimeException e) {
+      throw ServerErrors.toIOException(e);
+    }
+  }
+}

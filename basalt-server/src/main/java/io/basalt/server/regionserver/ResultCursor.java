@@ -1,0 +1,20 @@
+package io.basalt.server.regionserver;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Result;
+
+/** An open scan of one region as the Scan RPC sees it: batches of HBase Results. */
+interface ResultCursor extends AutoCloseable {
+  /** Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done. */
+  List<Result> next(int rows, long maxBytes) throws IOException;
+
+  /** No more results in this region. */
+  boolean regionDone();
+
+  /** The whole scan is over (limit reached, or the filter rules out everything after). */
+  boolean scanComplete();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,48 @@
+package io.basalt.server.regionserver;
+
+import io.basalt.server.convert.Cells;
+import io.basalt.server.rpc.ServerErrors;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.RowResult;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Result;
+
+/** A {@link ResultCursor} over a storage region scanner. */
+final class StoreCursor implements ResultCursor {
+  private final RegionScanner scanner;
+
+  StoreCursor(RegionScanner scanner) {
+    this.scanner = scanner;
+  }
+
+  @Override
+  public List<Result> next(int rows, long maxBytes) throws IOException {
+    try {
+      List<RowResult> batch = scanner.next(rows, maxBytes);
+      List<Result> out = new ArrayList<>(batch.size());
+      for (RowResult r : batch) {
+        out.add(Result.create(Cells.toHBase(r.cells()), null, false, r.partial()));
+      }
+      return out;
+    } catch (RuntimeException e) {
+      throw ServerErrors.toIOException(e);
+    }
+  }
+
+  @Override
+  public boolean regionDone() {
+    return scanner.isDone();
+  }
+
+  @Override
+  public boolean scanComplete() {
+    return scanner.isComplete();
+  }
+
+  @Override
+  public void close() {
+    scanner.close();
+  }
+}

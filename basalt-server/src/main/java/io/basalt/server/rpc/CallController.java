@@ -1,0 +1,86 @@
+package io.basalt.server.rpc;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellScanner;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hbase.thirdparty.com.google.protobuf.RpcCallback;
+import org.apache.hbase.thirdparty.com.google.protobuf.RpcController;
+
+/**
+ * Carries what a call has besides its protobuf messages: the request's cell block, the cells of the
+ * response (sent as a cell block when the connection negotiated a codec), and who is calling.
+ */
+public final class CallController implements RpcController {
+  private final List<Cell> requestCells;
+  private final boolean cellBlocks;
+  private final String user;
+  private final List<Cell> responseCells = new ArrayList<>();
+  private final long deadlineNanos;
+
+  public CallController(List<Cell> requestCells, boolean cellBlocks, String user, int timeoutMillis) {
+    this.requestCells = requestCells;
+    this.cellBlocks = cellBlocks;
+    this.user = user;
+    this.deadlineNanos = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE;
+  }
+
+  /** The request's cells, to pass to the client's converters ({@code ProtobufUtil.toPut(proto, scanner)}). */
+  public CellScanner requestCellScanner() {
+    return CellUtil.createCellScanner(requestCells);
+  }
+
+  /** True when results may travel as a cell block; otherwise they must be put in the protobuf messages. */
+  public boolean cellBlocks() {
+    return cellBlocks;
+  }
+
+  public String user() {
+    return user;
+  }
+
+  public void addResponseCells(List<? extends Cell> cells) {
+    responseCells.addAll(cells);
+  }
+
+  public List<Cell> responseCells() {
+    return responseCells;
+  }
+
+  /** Nanoseconds left before the client gives up on this call (Long.MAX_VALUE if it set no timeout). */
+  public long remainingNanos() {
+    return deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - System.nanoTime();
+  }
+
+  @Override
+  public void reset() {
+    responseCells.clear();
+  }
+
+  @Override
+  public boolean failed() {
+    return false;
+  }
+
+  @Override
+  public String errorText() {
+    return null;
+  }
+
+  @Override
+  public void startCancel() {}
+
+  @Override
+  public void setFailed(String reason) {
+    throw new UnsupportedOperationException(reason);
+  }
+
+  @Override
+  public boolean isCanceled() {
+    return false;
+  }
+
+  @Override
+  public void notifyOnCancel(RpcCallback<Object> callback) {}
+}

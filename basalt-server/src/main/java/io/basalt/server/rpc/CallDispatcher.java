@@ -1,0 +1,99 @@
+package io.basalt.server.rpc;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.RequestHeader;
+import org.apache.hbase.thirdparty.com.google.protobuf.BlockingService;
+import org.apache.hbase.thirdparty.com.google.protobuf.CodedInputStream;
+import org.apache.hbase.thirdparty.com.google.protobuf.Descriptors.MethodDescriptor;
+import org.apache.hbase.thirdparty.com.google.protobuf.Message;
+import org.apache.hbase.thirdparty.com.google.protobuf.ServiceException;
+
+/**
+ * Decodes one request frame ({@code delimited RequestHeader | delimited param | cell block}) and runs it on
+ * the protobuf service the connection header named. Returns the response frame, success or error.
+ */
+public final class CallDispatcher {
+  private final Map<String, BlockingService> services = new ConcurrentHashMap<>();
+
+  /** Registers a service under its short protobuf name ({@code ClientService}, {@code MasterService}, ...). */
+  public void register(BlockingService service) {
+    services.put(service.getDescriptorForType().getName(), service);
+  }
+
+  boolean knows(String serviceName) {
+    return services.containsKey(serviceName);
+  }
+
+  /** Reads just the call id of a frame (for errors about frames that cannot be run). */
+  static int callIdOf(byte[] frameHead) {
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(frameHead);
+      int size = in.readRawVarint32();
+      int limit = in.pushLimit(size);
+      RequestHeader h = RequestHeader.parseFrom(in);
+      in.popLimit(limit);
+      return h.hasCallId() ? h.getCallId() : -1;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  byte[] dispatch(String serviceName, byte[] frame, boolean cellBlocks, String user) {
+    int callId = -1;
+    try {
+      CodedInputStream in = CodedInputStream.newInstance(frame);
+      RequestHeader header = readDelimited(in, RequestHeader.getDefaultInstance());
+      callId = header.getCallId();
+      BlockingService service = services.get(serviceName);
+      if (service == null) {
+        throw new DoNotRetryIOException(new UnsupportedOperationException("unknown service " + serviceName));
+      }
+      MethodDescriptor method = service.getDescriptorForType().findMethodByName(header.getMethodName());
+      if (method == null) {
+        throw new DoNotRetryIOException(new UnsupportedOperationException(
+            "unknown method " + header.getMethodName() + " of " + serviceName));
+      }
+      if (!header.getRequestParam()) {
+        throw new DoNotRetryIOException("request " + header.getMethodName() + " has no parameter");
+      }
+      Message param = readDelimited(in, service.getRequestPrototype(method));
+      List<Cell> cells = List.of();
+      if (header.hasCellBlockMeta()) {
+        int length = header.getCellBlockMeta().getLength();
+        int offset = in.getTotalBytesRead();
+        if (length < 0 || offset + length > frame.length) {
+          throw new DoNotRetryIOException("cell block of " + length + " bytes overruns the frame");
+        }
+        cells = CellBlocks.decode(frame, offset, length);
+      }
+      CallController controller = new CallController(cells, cellBlocks, user, header.getTimeout());
+      Message response;
+      try {
+        response = service.callBlockingMethod(method, controller, param);
+      } catch (ServiceException e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return Responses.error(callId, cause);
+      }
+      return Responses.success(callId, response, controller.responseCells());
+    } catch (IOException e) {
+      return Responses.error(callId, e);
+    } catch (RuntimeException e) {
+      return Responses.error(callId, new DoNotRetryIOException(e.toString(), e));
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <M extends Message> M readDelimited(CodedInputStream in, M prototype) throws IOException {
+    int size = in.readRawVarint32();
+    int limit = in.pushLimit(size);
+    M m = (M) prototype.getParserForType().parseFrom(in);
+    in.checkLastTagWas(0);
+    in.popLimit(limit);
+    return m;
+  }
+}

@@ -1,0 +1,70 @@
+package io.basalt.server.rpc;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.CellBlockMeta;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ExceptionResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeader;
+import org.apache.hbase.thirdparty.com.google.protobuf.Message;
+
+/**
+ * Response frames: {@code int32 totalLen | delimited ResponseHeader | delimited response | cell block}, or with
+ * an exception in the header and nothing after it.
+ */
+final class Responses {
+  private Responses() {}
+
+  static byte[] success(int callId, Message response, List<Cell> cells) {
+    ResponseHeader.Builder header = ResponseHeader.newBuilder().setCallId(callId);
+    int cellBytes = cells.isEmpty() ? 0 : CellBlocks.encodedLength(cells);
+    if (cellBytes > 0) {
+      header.setCellBlockMeta(CellBlockMeta.newBuilder().setLength(cellBytes));
+    }
+    ByteArrayOutputStream messages = new ByteArrayOutputStream(256);
+    try {
+      header.build().writeDelimitedTo(messages);
+      response.writeDelimitedTo(messages);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ByteBuffer frame = ByteBuffer.allocate(4 + messages.size() + cellBytes);
+    frame.putInt(messages.size() + cellBytes);
+    frame.put(messages.toByteArray());
+    if (cellBytes > 0) {
+      CellBlocks.encode(cells, frame);
+    }
+    return frame.array();
+  }
+
+  static byte[] error(int callId, Throwable t) {
+    ExceptionResponse.Builder ex = ExceptionResponse.newBuilder()
+        .setExceptionClassName(t.getClass().getName())
+        .setStackTrace(stackTrace(t))
+        .setDoNotRetry(t instanceof DoNotRetryIOException);
+    ResponseHeader header = ResponseHeader.newBuilder().setCallId(callId).setException(ex).build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    try {
+      header.writeDelimitedTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ByteBuffer frame = ByteBuffer.allocate(4 + out.size());
+    frame.putInt(out.size());
+    frame.put(out.toByteArray());
+    return frame.array();
+  }
+
+  /** HBase sends the message first, then the stack: the client rebuilds the exception from this string. */
+  private static String stackTrace(Throwable t) {
+    StringWriter w = new StringWriter();
+    t.printStackTrace(new PrintWriter(w));
+    return w.toString();
+  }
+}

@@ -1,0 +1,68 @@
+package io.basalt.server.rpc;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/** An HBase-protocol RPC endpoint on one port, serving whatever services its dispatcher has. */
+public final class RpcServer implements AutoCloseable {
+  private final EventLoopGroup boss = new NioEventLoopGroup(1);
+  private final EventLoopGroup workers = new NioEventLoopGroup(2);
+  private final ThreadPoolExecutor handlers;
+  private final Channel channel;
+
+  /**
+   * @param handlerCount threads running calls (HBase's {@code hbase.regionserver.handler.count})
+   * @param maxRequestBytes larger frames are refused with RequestTooBigException ({@code hbase.ipc.max.request.size})
+   */
+  public RpcServer(String name, InetSocketAddress bind, CallDispatcher dispatcher, Supplier<String> clusterId,
+      int handlerCount, int maxRequestBytes) throws InterruptedException {
+    AtomicInteger n = new AtomicInteger();
+    handlers = new ThreadPoolExecutor(handlerCount, handlerCount, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
+      Thread t = new Thread(r, name + "-handler-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new FrameDecoder(maxRequestBytes),
+                new ConnectionHandler(dispatcher, handlers, clusterId, maxRequestBytes));
+          }
+        });
+    channel = b.bind(bind).sync().channel();
+  }
+
+  public InetSocketAddress address() {
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    handlers.shutdown();
+    try {
+      handlers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,43 @@
+package io.basalt.server.rpc;
+
+import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.error.RegionClosedException;
+import io.basalt.storage.error.RowOutOfRangeException;
+import io.basalt.storage.error.StorageFullException;
+import io.basalt.storage.error.UnknownFamilyException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.NotServingRegionException;
+import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
+import org.apache.hadoop.hbase.regionserver.WrongRegionException;
+
+/** Maps failures inside the server to the HBase exception a client expects for them. */
+public final class ServerErrors {
+  private ServerErrors() {}
+
+  public static IOException toIOException(Throwable t) {
+    if (t instanceof IOException io) {
+      return io;
+    }
+    if (t instanceof UncheckedIOException u) {
+      return u.getCause();
+    }
+    if (t instanceof UnknownFamilyException) {
+      return new NoSuchColumnFamilyException(t.getMessage());
+    }
+    if (t instanceof RowOutOfRangeException) {
+      return new WrongRegionException(t.getMessage());
+    }
+    if (t instanceof RegionClosedException) {
+      return new NotServingRegionException(t.getMessage());
+    }
+    if (t instanceof StorageFullException) {
+      return new DoNotRetryIOException(t.getMessage());
+    }
+    if (t instanceof InvalidMutationException || t instanceof IllegalArgumentException) {
+      return new DoNotRetryIOException(t.getMessage());
+    }
+    return new IOException(t.toString(), t);
+  }
+}
