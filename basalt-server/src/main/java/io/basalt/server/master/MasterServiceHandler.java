@@ -1,0 +1,312 @@
+package io.basalt.server.master;
+
+import io.basalt.server.catalog.RegionRecord;
+import io.basalt.server.rpc.CallController;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hbase.ClusterMetrics;
+import org.apache.hadoop.hbase.ClusterMetricsBuilder;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.RegionMetricsBuilder;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.ServerMetricsBuilder;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableState;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.MasterProtos.*;
+import org.apache.hadoop.hbase.util.VersionInfo;
+
+/**
+ * HBase's MasterService on the {@link Master}. DDL runs to completion inside the call; the client still gets
+ * a procedure id, and {@code GetProcedureResult} reports it finished (with its error, if it failed).
+ */
+public final class MasterServiceHandler {
+  private final Master master;
+  private final AtomicLong procedureIds = new AtomicLong();
+  private final Map<Long, IOException> procedures = new ConcurrentHashMap<>();
+
+  public MasterServiceHandler(Master master) {
+    this.master = master;
+  }
+
+  @FunctionalInterface
+  private interface Procedure {
+    void run() throws IOException;
+  }
+
+  /** Runs a DDL step, recording its outcome under a new procedure id; errors also go straight to the caller. */
+  private long procedure(Procedure p) throws IOException {
+    long id = procedureIds.incrementAndGet();
+    try {
+      p.run();
+      procedures.put(id, new IOException("no error"));
+    } catch (IOException e) {
+      procedures.put(id, e);
+      throw e;
+    }
+    return id;
+  }
+
+  public IsMasterRunningResponse isMasterRunning(CallController c, IsMasterRunningRequest r) {
+    return IsMasterRunningResponse.newBuilder().setIsMasterRunning(true).build();
+  }
+
+  public IsInMaintenanceModeResponse isMasterInMaintenanceMode(CallController c, IsInMaintenanceModeRequest r) {
+    return IsInMaintenanceModeResponse.newBuilder().setInMaintenanceMode(false).build();
+  }
+
+  public GetProcedureResultResponse getProcedureResult(CallController c, GetProcedureResultRequest r) {
+    IOException outcome = procedures.get(r.getProcId());
+    GetProcedureResultResponse.Builder b = GetProcedureResultResponse.newBuilder();
+    if (outcome == null) {
+      return b.setState(GetProcedureResultResponse.State.NOT_FOUND).build();
+    }
+    b.setState(GetProcedureResultResponse.State.FINISHED);
+    if (!"no error".equals(outcome.getMessage())) {
+      b.setException(org.apache.hadoop.hbase.util.ForeignExceptionUtil.toProtoForeignException(outcome));
+    }
+    return b.build();
+  }
+
+  public IsProcedureDoneResponse isProcedureDone(CallController c, IsProcedureDoneRequest r) {
+    return IsProcedureDoneResponse.newBuilder().setDone(true).build();
+  }
+
+  // ---------------------------------------------------------------- tables
+
+  public CreateTableResponse createTable(CallController c, CreateTableRequest r) throws IOException {
+    TableDescriptor desc = ProtobufUtil.toTableDescriptor(r.getTableSchema());
+    byte[][] splits = new byte[r.getSplitKeysCount()][];
+    for (int i = 0; i < splits.length; i++) {
+      splits[i] = r.getSplitKeys(i).toByteArray();
+    }
+    return CreateTableResponse.newBuilder().setProcId(procedure(() -> master.createTable(desc, splits))).build();
+  }
+
+  public DeleteTableResponse deleteTable(CallController c, DeleteTableRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    return DeleteTableResponse.newBuilder().setProcId(procedure(() -> master.deleteTable(name))).build();
+  }
+
+  public DisableTableResponse disableTable(CallController c, DisableTableRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    return DisableTableResponse.newBuilder().setProcId(procedure(() -> master.disableTable(name))).build();
+  }
+
+  public EnableTableResponse enableTable(CallController c, EnableTableRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    return EnableTableResponse.newBuilder().setProcId(procedure(() -> master.enableTable(name))).build();
+  }
+
+  public TruncateTableResponse truncateTable(CallController c, TruncateTableRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    return TruncateTableResponse.newBuilder()
+        .setProcId(procedure(() -> master.truncateTable(name, r.getPreserveSplits()))).build();
+  }
+
+  public ModifyTableResponse modifyTable(CallController c, ModifyTableRequest r) throws IOException {
+    TableDescriptor desc = ProtobufUtil.toTableDescriptor(r.getTableSchema());
+    return ModifyTableResponse.newBuilder().setProcId(procedure(() -> master.modifyTable(desc))).build();
+  }
+
+  public AddColumnResponse addColumn(CallController c, AddColumnRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    ColumnFamilyDescriptor cf = ProtobufUtil.toColumnFamilyDescriptor(r.getColumnFamilies());
+    return AddColumnResponse.newBuilder().setProcId(procedure(() -> {
+      TableDescriptor t = master.table(name);
+      if (t.hasColumnFamily(cf.getName())) {
+        throw new org.apache.hadoop.hbase.InvalidFamilyOperationException(
+            "Column family '" + cf.getNameAsString() + "' in table '" + name + "' already exists so cannot be added");
+      }
+      master.modifyTable(TableDescriptorBuilder.newBuilder(t).setColumnFamily(cf).build());
+    })).build();
+  }
+
+  public ModifyColumnResponse modifyColumn(CallController c, ModifyColumnRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    ColumnFamilyDescriptor cf = ProtobufUtil.toColumnFamilyDescriptor(r.getColumnFamilies());
+    return ModifyColumnResponse.newBuilder().setProcId(procedure(() -> {
+      TableDescriptor t = master.table(name);
+      if (!t.hasColumnFamily(cf.getName())) {
+        throw new org.apache.hadoop.hbase.InvalidFamilyOperationException(
+            "Family '" + cf.getNameAsString() + "' does not exist, so it cannot be modified");
+      }
+      master.modifyTable(TableDescriptorBuilder.newBuilder(t).modifyColumnFamily(cf).build());
+    })).build();
+  }
+
+  public DeleteColumnResponse deleteColumn(CallController c, DeleteColumnRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    byte[] family = r.getColumnName().toByteArray();
+    return DeleteColumnResponse.newBuilder().setProcId(procedure(() -> {
+      TableDescriptor t = master.table(name);
+      if (!t.hasColumnFamily(family)) {
+        throw new org.apache.hadoop.hbase.InvalidFamilyOperationException(
+            "Family '" + org.apache.hadoop.hbase.util.Bytes.toString(family) + "' does not exist, so it cannot be deleted");
+      }
+      if (t.getColumnFamilyCount() == 1) {
+        throw new org.apache.hadoop.hbase.InvalidFamilyOperationException(
+            "Family '" + org.apache.hadoop.hbase.util.Bytes.toString(family) + "' is the only column family in the table, so it cannot be deleted");
+      }
+      master.modifyTable(TableDescriptorBuilder.newBuilder(t).removeColumnFamily(family).build());
+    })).build();
+  }
+
+  public GetTableDescriptorsResponse getTableDescriptors(CallController c, GetTableDescriptorsRequest r) {
+    GetTableDescriptorsResponse.Builder b = GetTableDescriptorsResponse.newBuilder();
+    Pattern regex = r.hasRegex() ? Pattern.compile(r.getRegex()) : null;
+    List<TableName> wanted = new ArrayList<>();
+    for (HBaseProtos.TableName t : r.getTableNamesList()) {
+      wanted.add(ProtobufUtil.toTableName(t));
+    }
+    for (TableDescriptor t : master.catalog().tables()) {
+      if (!wanted.isEmpty() && !wanted.contains(t.getTableName())) {
+        continue;
+      }
+      if (regex != null && !regex.matcher(t.getTableName().getNameAsString()).matches()) {
+        continue;
+      }
+      if (r.hasNamespace() && !t.getTableName().getNamespaceAsString().equals(r.getNamespace())) {
+        continue;
+      }
+      b.addTableSchema(ProtobufUtil.toTableSchema(t));
+    }
+    return b.build();
+  }
+
+  public GetTableNamesResponse getTableNames(CallController c, GetTableNamesRequest r) {
+    GetTableNamesResponse.Builder b = GetTableNamesResponse.newBuilder();
+    Pattern regex = r.hasRegex() ? Pattern.compile(r.getRegex()) : null;
+    for (TableDescriptor t : master.catalog().tables()) {
+      TableName n = t.getTableName();
+      if (regex != null && !regex.matcher(n.getNameAsString()).matches()) {
+        continue;
+      }
+      if (r.hasNamespace() && !n.getNamespaceAsString().equals(r.getNamespace())) {
+        continue;
+      }
+      b.addTableNames(ProtobufUtil.toProtoTableName(n));
+    }
+    return b.build();
+  }
+
+  public GetTableStateResponse getTableState(CallController c, GetTableStateRequest r) throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    master.table(name);
+    TableState state = new TableState(name, master.catalog().state(name).orElse(TableState.State.ENABLED));
+    return GetTableStateResponse.newBuilder().setTableState(state.convert()).build();
+  }
+
+  public ListTableDescriptorsByNamespaceResponse listTableDescriptorsByNamespace(CallController c,
+      ListTableDescriptorsByNamespaceRequest r) throws IOException {
+    master.namespace(r.getNamespaceName());
+    ListTableDescriptorsByNamespaceResponse.Builder b = ListTableDescriptorsByNamespaceResponse.newBuilder();
+    for (TableDescriptor t : master.catalog().tables()) {
+      if (t.getTableName().getNamespaceAsString().equals(r.getNamespaceName())) {
+        b.addTableSchema(ProtobufUtil.toTableSchema(t));
+      }
+    }
+    return b.build();
+  }
+
+  public ListTableNamesByNamespaceResponse listTableNamesByNamespace(CallController c, ListTableNamesByNamespaceRequest r)
+      throws IOException {
+    master.namespace(r.getNamespaceName());
+    ListTableNamesByNamespaceResponse.Builder b = ListTableNamesByNamespaceResponse.newBuilder();
+    for (TableDescriptor t : master.catalog().tables()) {
+      if (t.getTableName().getNamespaceAsString().equals(r.getNamespaceName())) {
+        b.addTableName(ProtobufUtil.toProtoTableName(t.getTableName()));
+      }
+    }
+    return b.build();
+  }
+
+  /** Basalt has no memstore to flush: every write is in the log already. Accepted as HBase would. */
+  public FlushTableResponse flushTable(CallController c, FlushTableRequest r) throws IOException {
+    master.table(ProtobufUtil.toTableName(r.getTableName()));
+    return FlushTableResponse.newBuilder().setProcId(procedure(() -> { })).build();
+  }
+
+  // ---------------------------------------------------------------- namespaces
+
+  public CreateNamespaceResponse createNamespace(CallController c, CreateNamespaceRequest r) throws IOException {
+    NamespaceDescriptor ns = ProtobufUtil.toNamespaceDescriptor(r.getNamespaceDescriptor());
+    return CreateNamespaceResponse.newBuilder().setProcId(procedure(() -> master.createNamespace(ns))).build();
+  }
+
+  public ModifyNamespaceResponse modifyNamespace(CallController c, ModifyNamespaceRequest r) throws IOException {
+    NamespaceDescriptor ns = ProtobufUtil.toNamespaceDescriptor(r.getNamespaceDescriptor());
+    return ModifyNamespaceResponse.newBuilder().setProcId(procedure(() -> master.modifyNamespace(ns))).build();
+  }
+
+  public DeleteNamespaceResponse deleteNamespace(CallController c, DeleteNamespaceRequest r) throws IOException {
+    return DeleteNamespaceResponse.newBuilder().setProcId(procedure(() -> master.deleteNamespace(r.getNamespaceName())))
+        .build();
+  }
+
+  public GetNamespaceDescriptorResponse getNamespaceDescriptor(CallController c, GetNamespaceDescriptorRequest r)
+      throws IOException {
+    return GetNamespaceDescriptorResponse.newBuilder()
+        .setNamespaceDescriptor(ProtobufUtil.toProtoNamespaceDescriptor(master.namespace(r.getNamespaceName()))).build();
+  }
+
+  public ListNamespaceDescriptorsResponse listNamespaceDescriptors(CallController c, ListNamespaceDescriptorsRequest r) {
+    ListNamespaceDescriptorsResponse.Builder b = ListNamespaceDescriptorsResponse.newBuilder();
+    for (NamespaceDescriptor ns : master.catalog().namespaces()) {
+      b.addNamespaceDescriptor(ProtobufUtil.toProtoNamespaceDescriptor(ns));
+    }
+    return b.build();
+  }
+
+  public ListNamespacesResponse listNamespaces(CallController c, ListNamespacesRequest r) {
+    ListNamespacesResponse.Builder b = ListNamespacesResponse.newBuilder();
+    for (NamespaceDescriptor ns : master.catalog().namespaces()) {
+      b.addNamespaceName(ns.getName());
+    }
+    return b.build();
+  }
+
+  // ---------------------------------------------------------------- cluster
+
+  public GetClusterStatusResponse getClusterStatus(CallController c, GetClusterStatusRequest r) {
+    ServerName rs = master.regionServer().serverName();
+    Map<byte[], RegionMetrics> regions = new TreeMap<>(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
+    for (RegionRecord rec : master.catalog().allRegions()) {
+      if (rs.equals(rec.server())) {
+        byte[] name = rec.info().getRegionName();
+        regions.put(name, RegionMetricsBuilder.newBuilder(name).build());
+      }
+    }
+    ServerMetrics metrics = ServerMetricsBuilder.newBuilder(rs).setRegionMetrics(new ArrayList<>(regions.values()))
+        .setVersion(VersionInfo.getVersion()).build();
+    ClusterMetrics cluster = ClusterMetricsBuilder.newBuilder()
+        .setHBaseVersion(VersionInfo.getVersion())
+        .setClusterId(master.catalog().clusterId())
+        .setMasterName(master.name())
+        .setLiveServerMetrics(Map.of(rs, metrics))
+        .setBalancerOn(false)
+        .setMasterInfoPort(-1)
+        .build();
+    return GetClusterStatusResponse.newBuilder().setClusterStatus(ClusterMetricsBuilder.toClusterStatus(cluster)).build();
+  }
+
+  public IsBalancerEnabledResponse isBalancerEnabled(CallController c, IsBalancerEnabledRequest r) {
+    return IsBalancerEnabledResponse.newBuilder().setEnabled(false).build();
+  }
+
+  public SecurityCapabilitiesResponse getSecurityCapabilities(CallController c, SecurityCapabilitiesRequest r) {
+    return SecurityCapabilitiesResponse.getDefaultInstance();
+  }
+}

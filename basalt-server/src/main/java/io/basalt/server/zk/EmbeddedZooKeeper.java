@@ -1,0 +1,36 @@
+package io.basalt.server.zk;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
+
+/** The real ZooKeeper server, in this JVM, for standalone mode and tests. */
+public final class EmbeddedZooKeeper implements AutoCloseable {
+  private final ZooKeeperServer server;
+  private final ServerCnxnFactory connections;
+
+  public EmbeddedZooKeeper(InetSocketAddress bind, Path dataDir) throws IOException, InterruptedException {
+    FileTxnSnapLog log = new FileTxnSnapLog(dataDir.resolve("version-2-log").toFile(), dataDir.resolve("snapshots").toFile());
+    server = new ZooKeeperServer(log, 2000, 4000, 60000, -1, new org.apache.zookeeper.server.ZKDatabase(log), "");
+    connections = ServerCnxnFactory.createFactory(bind, 200);
+    connections.startup(server);
+  }
+
+  public InetSocketAddress address() {
+    return connections.getLocalAddress();
+  }
+
+  public String connectString() {
+    InetSocketAddress a = address();
+    return a.getHostString() + ":" + a.getPort();
+  }
+
+  @Override
+  public void close() {
+    connections.shutdown();
+    server.shutdown(true);
+  }
+}
