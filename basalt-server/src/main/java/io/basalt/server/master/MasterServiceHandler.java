@@ -164,6 +164,15 @@ public final class MasterServiceHandler {
     })).build();
   }
 
+  /** Schema changes reach every open region before ModifyTable returns: nothing is ever pending. */
+  public GetSchemaAlterStatusResponse getSchemaAlterStatus(CallController c, GetSchemaAlterStatusRequest r)
+      throws IOException {
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    master.table(name);
+    return GetSchemaAlterStatusResponse.newBuilder().setYetToUpdateRegions(0)
+        .setTotalRegions(master.catalog().regions(name).size()).build();
+  }
+
   public GetTableDescriptorsResponse getTableDescriptors(CallController c, GetTableDescriptorsRequest r) {
     GetTableDescriptorsResponse.Builder b = GetTableDescriptorsResponse.newBuilder();
     Pattern regex = r.hasRegex() ? Pattern.compile(r.getRegex()) : null;
@@ -296,6 +305,7 @@ public final class MasterServiceHandler {
         .setClusterId(master.catalog().clusterId())
         .setMasterName(master.name())
         .setLiveServerMetrics(Map.of(rs, metrics))
+        .setServerNames(List.of(rs))
         .setBalancerOn(false)
         .setMasterInfoPort(-1)
         .build();

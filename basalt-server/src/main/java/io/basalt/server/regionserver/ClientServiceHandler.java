@@ -209,20 +209,20 @@ public final class ClientServiceHandler {
         if (action.hasCondition()) {
           response.setProcessed(processed);
         }
-        for (Action a : action.getActionList()) {
-          result.addResultOrException(ResultOrException.newBuilder().setIndex(a.getIndex())
+        for (int i = 0; i < action.getActionCount(); i++) {
+          result.addResultOrException(ResultOrException.newBuilder().setIndex(indexOf(action, i))
               .setResult(ClientProtos.Result.getDefaultInstance()));
         }
-        if (action.hasCondition()) {
-          result.setProcessed(processed);
-        }
+        // The client reads an atomic action's outcome from "processed", conditional or not.
+        result.setProcessed(processed);
       } catch (IOException | RuntimeException e) {
         result.setException(exception(ServerErrors.toIOException(e)));
       }
       return result.build();
     }
-    for (Action a : action.getActionList()) {
-      ResultOrException.Builder roe = ResultOrException.newBuilder().setIndex(a.getIndex());
+    for (int i = 0; i < action.getActionCount(); i++) {
+      Action a = action.getAction(i);
+      ResultOrException.Builder roe = ResultOrException.newBuilder().setIndex(indexOf(action, i));
       try {
         Result r;
         if (a.hasGet()) {
@@ -243,6 +243,12 @@ public final class ClientServiceHandler {
       result.addResultOrException(roe);
     }
     return result.build();
+  }
+
+  /** Clients number batch actions; atomic ones (RowMutations) come unnumbered and are answered by position. */
+  private static int indexOf(RegionAction action, int position) {
+    Action a = action.getAction(position);
+    return a.hasIndex() ? a.getIndex() : position;
   }
 
   /** RowMutations (atomic) or a conditional region action, applied as one row mutation. */
