@@ -156,13 +156,12 @@ public final class ClientServiceHandler {
   }
 
   private static boolean checkAndMutate(HostedRegion region, CheckAndMutate cam) throws IOException {
-    RowCondition condition;
-    if (cam.hasFilter()) {
-      throw new DoNotRetryIOException("checkAndMutate with a filter condition is not supported by Basalt yet");
-    }
     org.apache.hadoop.hbase.io.TimeRange tr = cam.getTimeRange();
-    condition = RowCondition.column(cam.getFamily(), cam.getQualifier(), CompareOp.valueOf(cam.getCompareOp().name()),
-        cam.getValue(), new TimeRange(tr.getMin(), tr.getMax()));
+    TimeRange timeRange = new TimeRange(tr.getMin(), tr.getMax());
+    RowCondition condition = cam.hasFilter()
+        ? filterCondition(cam.getFilter(), timeRange)
+        : RowCondition.column(cam.getFamily(), cam.getQualifier(), CompareOp.valueOf(cam.getCompareOp().name()),
+            cam.getValue(), timeRange);
     RowMutation.Builder b = RowMutation.of(cam.getRow());
     io.basalt.storage.mutation.Durability durability = io.basalt.storage.mutation.Durability.SYNC_WAL;
     if (cam.getAction() instanceof RowMutations rm) {
@@ -179,6 +178,23 @@ public final class ClientServiceHandler {
           + " is not supported by Basalt yet");
     }
     return region.store().checkAndMutate(cam.getRow(), condition, b.build(), durability);
+  }
+
+  /** HBase's filter condition: it holds when a Get of the row through the filter returns any cell. */
+  private static RowCondition filterCondition(org.apache.hadoop.hbase.filter.Filter filter, TimeRange timeRange) {
+    io.basalt.storage.read.ReadOptions read = io.basalt.storage.read.ReadOptions.DEFAULT
+        .withTimeRange(timeRange).withFilter(new io.basalt.server.convert.FilterAdapter(filter));
+    return new RowCondition() {
+      @Override
+      public io.basalt.storage.read.ReadOptions read() {
+        return read;
+      }
+
+      @Override
+      public boolean test(List<io.basalt.storage.cell.Cell> cells) {
+        return !cells.isEmpty();
+      }
+    };
   }
 
   // ------------------------------------------------------------------ Multi
