@@ -355,8 +355,18 @@ public final class ClientServiceHandler {
     int rows = request.getNumberOfRows() > 0 ? request.getNumberOfRows() : 1;
     List<Result> results;
     synchronized (lease) {
-      results = lease.cursor.next(rows, lease.maxResultSize);
-      lease.nextCallSeq++;
+      // Answer well within the client's RPC timeout and the lease: a selective filter may scan long.
+      long budget = Math.min(c.remainingNanos() / 2, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leases.leaseMillis() / 2));
+      boolean heartbeats = request.getClientHandlesHeartbeats();
+      do {
+        results = lease.cursor.next(rows, lease.maxResultSize, heartbeats ? System.nanoTime() + budget : Long.MAX_VALUE);
+      } while (results.isEmpty() && !lease.cursor.regionDone() && !heartbeats);
+      if (!request.hasScan()) {
+        lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
+      }
+      if (results.isEmpty() && !lease.cursor.regionDone()) {
+        response.setHeartbeatMessage(true);
+      }
     }
     for (Result r : results) {
       if (c.cellBlocks()) {

@@ -6,8 +6,11 @@ import org.apache.hadoop.hbase.client.Result;
 
 /** An open scan of one region as the Scan RPC sees it: batches of HBase Results. */
 interface ResultCursor extends AutoCloseable {
-  /** Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done. */
-  List<Result> next(int rows, long maxBytes) throws IOException;
+  /**
+   * Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done or when
+   * {@code deadlineNanos} passed before anything was found ({@link #regionDone()} tells which).
+   */
+  List<Result> next(int rows, long maxBytes, long deadlineNanos) throws IOException;
 
   /** No more results in this region. */
   boolean regionDone();

@@ -18,9 +18,9 @@ final class StoreCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes) throws IOException {
+  public List<Result> next(int rows, long maxBytes, long deadlineNanos) throws IOException {
     try {
-      List<RowResult> batch = scanner.next(rows, maxBytes);
+      List<RowResult> batch = scanner.next(rows, maxBytes, deadlineNanos);
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
         out.add(Result.create(Cells.toHBase(r.cells()), null, false, r.partial()));

@@ -94,14 +94,14 @@ final class JeScanner implements RegionScanner {
   }
 
   @Override
-  public List<RowResult> next(int maxResults, long maxBytes) {
+  public List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos) {
     if (isDone()) {
       return List.of();
     }
-    return region.whileOpen(() -> nextOpen(Math.max(1, maxResults), maxBytes));
+    return region.whileOpen(() -> nextOpen(Math.max(1, maxResults), maxBytes, deadlineNanos));
   }
 
-  private List<RowResult> nextOpen(int maxResults, long maxBytes) {
+  private List<RowResult> nextOpen(int maxResults, long maxBytes, long deadlineNanos) {
     List<RowResult> out = new ArrayList<>();
     long bytes = 0;
     RowReader reader = new RowReader(families, spec.read(), now);
@@ -120,6 +120,9 @@ final class JeScanner implements RegionScanner {
         if (spec.limit() > 0 && rowsReturned >= spec.limit() || filter != null && filter.filterAllRemaining()) {
           done = true;
           complete = true;
+          break;
+        }
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
           break;
         }
         byte[] row = nextRow(cursors);

@@ -11,7 +11,16 @@ public interface RegionScanner extends AutoCloseable {
    * Up to {@code maxResults} results, stopping early once {@code maxBytes} is reached (at least one result
    * is returned if any remain). An empty list means the scan is done.
    */
-  List<RowResult> next(int maxResults, long maxBytes);
+  default List<RowResult> next(int maxResults, long maxBytes) {
+    return next(maxResults, maxBytes, Long.MAX_VALUE);
+  }
+
+  /**
+   * Like {@link #next(int, long)}, but stops once {@link System#nanoTime()} passes {@code deadlineNanos}, even
+   * with nothing found yet (a selective filter over many rows): an empty list with {@link #isDone()} false
+   * means "nothing yet, call again".
+   */
+  List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos);
 
   /** True once the scan has returned everything (or its limit). */
   boolean isDone();

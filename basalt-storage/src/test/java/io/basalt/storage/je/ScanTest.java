@@ -102,6 +102,16 @@ class ScanTest extends RegionTestBase {
   }
 
   @Test
+  void aPassedDeadlineReturnsNothingYetWithoutEndingTheScan() {
+    Region r = region();
+    try (RegionScanner s = r.scan(ScanSpec.all())) {
+      assertThat(s.next(10, Long.MAX_VALUE, System.nanoTime() - 1)).isEmpty();
+      assertThat(s.isDone()).isFalse();
+      assertThat(s.next(10, Long.MAX_VALUE)).hasSize(5);
+    }
+  }
+
+  @Test
   void scannerSeesWritesMadeBetweenBatches() {
     Region r = region();
     try (RegionScanner s = r.scan(ScanSpec.all())) {
