@@ -131,28 +131,14 @@ public final class ClientServiceHandler {
 
   private Result increment(HostedRegion region, org.apache.hadoop.hbase.client.Increment inc, long group, long nonce)
       throws IOException {
-    Object seen = server.nonces().outcome(group, nonce);
-    if (seen != null) {
-      return (Result) seen;
-    }
-    List<io.basalt.storage.cell.Cell> cells =
-        region.store().increment(Mutations.increment(inc), Mutations.durability(inc, region.table()));
-    Result r = Result.create(Cells.toHBase(cells));
-    server.nonces().remember(group, nonce, r);
-    return r;
+    return server.nonces().once(group, nonce, () -> Result.create(Cells.toHBase(
+        region.store().increment(Mutations.increment(inc), Mutations.durability(inc, region.table())))));
   }
 
   private Result append(HostedRegion region, org.apache.hadoop.hbase.client.Append app, long group, long nonce)
       throws IOException {
-    Object seen = server.nonces().outcome(group, nonce);
-    if (seen != null) {
-      return (Result) seen;
-    }
-    List<io.basalt.storage.cell.Cell> cells =
-        region.store().append(Mutations.append(app), Mutations.durability(app, region.table()));
-    Result r = Result.create(Cells.toHBase(cells));
-    server.nonces().remember(group, nonce, r);
-    return r;
+    return server.nonces().once(group, nonce, () -> Result.create(Cells.toHBase(
+        region.store().append(Mutations.append(app), Mutations.durability(app, region.table())))));
   }
 
   private static boolean checkAndMutate(HostedRegion region, CheckAndMutate cam) throws IOException {
