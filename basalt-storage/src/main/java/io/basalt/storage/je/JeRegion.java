@@ -90,10 +90,10 @@ final class JeRegion implements Region {
     this.config = config;
     this.files = files;
     this.onClose = onClose;
-    txnConfigs.put(Durability.SKIP_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
-    txnConfigs.put(Durability.ASYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
-    txnConfigs.put(Durability.SYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC));
-    txnConfigs.put(Durability.FSYNC_WAL, txnConfig(com.sleepycat.je.Durability.COMMIT_SYNC));
+    txnConfigs.put(Durability.SKIP_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
+    txnConfigs.put(Durability.ASYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
+    txnConfigs.put(Durability.SYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC));
+    txnConfigs.put(Durability.FSYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_SYNC));
     this.metaDb = env.openDatabase(null, RegionMetadata.DATABASE, dbConfig());
     this.metadata = metadata;
     try {
@@ -134,12 +134,6 @@ final class JeRegion implements Region {
     }
   }
 
-  private static TransactionConfig txnConfig(com.sleepycat.je.Durability d) {
-    TransactionConfig tc = new TransactionConfig();
-    tc.setDurability(d);
-    return tc;
-  }
-
   private static DatabaseConfig dbConfig() {
     DatabaseConfig dc = new DatabaseConfig();
     dc.setAllowCreate(true);
@@ -161,17 +155,8 @@ final class JeRegion implements Region {
   }
 
   private void writeMetadata(RegionMetadata m) {
-    Transaction txn = env.beginTransaction(null, txnConfigs.get(Durability.FSYNC_WAL));
-    boolean ok = false;
-    try {
-      metaDb.put(txn, new DatabaseEntry(RegionMetadata.KEY), new DatabaseEntry(m.encode()));
-      txn.commit();
-      ok = true;
-    } finally {
-      if (!ok) {
-        txn.abort();
-      }
-    }
+    Transactions.run(env, txnConfigs.get(Durability.FSYNC_WAL),
+        txn -> metaDb.put(txn, new DatabaseEntry(RegionMetadata.KEY), new DatabaseEntry(m.encode())));
     metadata = m;
   }
 
@@ -364,63 +349,60 @@ final class JeRegion implements Region {
 
   @Override
   public List<Cell> increment(Increment increment, Durability durability) {
-    enter();
-    try {
-      checkRow(increment.row());
-      ColumnSelection.Builder sel = ColumnSelection.builder();
-      for (Increment.Delta d : increment.deltas()) {
-        family(d.family());
-        sel.column(d.family(), d.qualifier());
-      }
-      return withRowWriteLock(increment.row(), () -> {
-        long now = now();
-        Map<String, Cell> current = currentValues(increment.row(), sel.build(), now);
-        Map<String, Cell> updated = new LinkedHashMap<>();
-        for (Increment.Delta d : increment.deltas()) {
-          String id = columnId(d.family(), d.qualifier());
-          Cell prev = updated.containsKey(id) ? updated.get(id) : current.get(id);
-          long base = 0;
-          if (prev != null) {
-            if (prev.value().length != 8) {
-              throw new InvalidMutationException("Field is not a long, it's " + prev.value().length + " bytes wide");
-            }
-            base = Bytes.toLong(prev.value());
-          }
-          updated.put(id, Cell.put(increment.row(), d.family(), d.qualifier(), newCellTimestamp(now, prev),
-              Bytes.of(base + d.amount())));
+    List<ColumnChange> changes = new ArrayList<>();
+    for (Increment.Delta d : increment.deltas()) {
+      changes.add(new ColumnChange(d.family(), d.qualifier(), prev -> {
+        if (prev == null) {
+          return Bytes.of(d.amount());
         }
-        List<Cell> cells = new ArrayList<>(updated.values());
-        applyLocked(increment.row(), cells, now, durability);
-        return increment.returnResults() ? sortCells(cells) : List.of();
-      });
-    } finally {
-      exit();
+        if (prev.length != 8) {
+          throw new InvalidMutationException("Field is not a long, it's " + prev.length + " bytes wide");
+        }
+        return Bytes.of(Bytes.toLong(prev) + d.amount());
+      }));
     }
+    return readModifyWrite(increment.row(), changes, increment.returnResults(), durability);
   }
 
   @Override
   public List<Cell> append(Append append, Durability durability) {
+    List<ColumnChange> changes = new ArrayList<>();
+    for (Append.Suffix sfx : append.suffixes()) {
+      changes.add(new ColumnChange(sfx.family(), sfx.qualifier(),
+          prev -> prev == null ? sfx.value() : Bytes.concat(prev, sfx.value())));
+    }
+    return readModifyWrite(append.row(), changes, append.returnResults(), durability);
+  }
+
+  /** A new value for one column computed from its current one (null when absent). */
+  private record ColumnChange(byte[] family, byte[] qualifier, java.util.function.UnaryOperator<byte[]> next) {}
+
+  /**
+   * Reads the current value of each column, computes the new ones and writes them, all under the row lock;
+   * several changes of one column in one call compose in order.
+   */
+  private List<Cell> readModifyWrite(byte[] row, List<ColumnChange> changes, boolean returnResults, Durability durability) {
     enter();
     try {
-      checkRow(append.row());
+      checkRow(row);
       ColumnSelection.Builder sel = ColumnSelection.builder();
-      for (Append.Suffix s : append.suffixes()) {
-        family(s.family());
-        sel.column(s.family(), s.qualifier());
+      for (ColumnChange c : changes) {
+        family(c.family());
+        sel.column(c.family(), c.qualifier());
       }
-      return withRowWriteLock(append.row(), () -> {
+      return withRowWriteLock(row, () -> {
         long now = now();
-        Map<String, Cell> current = currentValues(append.row(), sel.build(), now);
+        Map<String, Cell> current = currentValues(row, sel.build(), now);
         Map<String, Cell> updated = new LinkedHashMap<>();
-        for (Append.Suffix s : append.suffixes()) {
-          String id = columnId(s.family(), s.qualifier());
+        for (ColumnChange c : changes) {
+          String id = columnId(c.family(), c.qualifier());
           Cell prev = updated.containsKey(id) ? updated.get(id) : current.get(id);
-          byte[] value = prev == null ? s.value() : Bytes.concat(prev.value(), s.value());
-          updated.put(id, Cell.put(append.row(), s.family(), s.qualifier(), newCellTimestamp(now, prev), value));
+          byte[] value = c.next().apply(prev == null ? null : prev.value());
+          updated.put(id, Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev), value));
         }
         List<Cell> cells = new ArrayList<>(updated.values());
-        applyLocked(append.row(), cells, now, durability);
-        return append.returnResults() ? sortCells(cells) : List.of();
+        applyLocked(row, cells, now, durability);
+        return returnResults ? sortCells(cells) : List.of();
       });
     } finally {
       exit();

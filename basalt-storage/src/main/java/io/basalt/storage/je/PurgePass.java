@@ -6,7 +6,6 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
-import com.sleepycat.je.TransactionConfig;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.read.TimeRange;
@@ -94,47 +93,41 @@ final class PurgePass {
   private long purgeRow(FamilyStore f, byte[] row, long now) {
     StampedLock lock = region.rowLocks().forRow(row);
     long stamp = lock.writeLock();
-    TransactionConfig tc = new TransactionConfig();
-    tc.setDurability(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
-    Transaction txn = region.environment().beginTransaction(null, tc);
-    boolean ok = false;
-    long removed = 0;
-    try (Cursor c = f.db().openCursor(txn, null)) {
-      DatabaseEntry key = Cursors.entry();
-      DatabaseEntry data = Cursors.noData();
-      byte[] prefix = CellKeyCodec.rowPrefix(row);
-      key.setData(prefix);
-      OperationStatus st = c.getSearchKeyRange(key, data, LockMode.DEFAULT);
-      VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
-      byte[] column = null;
-      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
-        boolean dead;
-        if (k.isFamilyMarker()) {
-          dead = !tracker.retainFamilyMarker(k.timestamp(), k.type());
-          tracker.familyMarker(k.timestamp(), k.type());
-        } else {
-          if (column == null || !Arrays.equals(column, k.qualifier())) {
-            column = k.qualifier();
-            tracker.startColumn();
+    try {
+      return Transactions.runNoSync(region.environment(), txn -> {
+        long removed = 0;
+        try (Cursor c = f.db().openCursor(txn, null)) {
+          DatabaseEntry key = Cursors.entry();
+          DatabaseEntry data = Cursors.noData();
+          byte[] prefix = CellKeyCodec.rowPrefix(row);
+          key.setData(prefix);
+          OperationStatus st = c.getSearchKeyRange(key, data, LockMode.DEFAULT);
+          VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
+          byte[] column = null;
+          while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+            CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+            boolean dead;
+            if (k.isFamilyMarker()) {
+              dead = !tracker.retainFamilyMarker(k.timestamp(), k.type());
+              tracker.familyMarker(k.timestamp(), k.type());
+            } else {
+              if (column == null || !Arrays.equals(column, k.qualifier())) {
+                column = k.qualifier();
+                tracker.startColumn();
+              }
+              dead = tracker.retain(k.timestamp(), k.type()) != Verdict.YES;
+            }
+            if (dead) {
+              c.delete();
+              removed++;
+            }
+            st = c.getNext(key, data, LockMode.DEFAULT);
           }
-          dead = tracker.retain(k.timestamp(), k.type()) != Verdict.YES;
         }
-        if (dead) {
-          c.delete();
-          removed++;
-        }
-        st = c.getNext(key, data, LockMode.DEFAULT);
-      }
-      c.close();
-      txn.commit();
-      ok = true;
+        return removed;
+      });
     } finally {
-      if (!ok) {
-        txn.abort();
-      }
       lock.unlockWrite(stamp);
     }
-    return removed;
   }
 }

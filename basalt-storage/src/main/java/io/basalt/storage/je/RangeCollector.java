@@ -4,8 +4,6 @@ import com.sleepycat.je.Cursor;
 import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
-import com.sleepycat.je.Transaction;
-import com.sleepycat.je.TransactionConfig;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.schema.KeyRange;
@@ -31,10 +29,10 @@ final class RangeCollector {
     long deleted = 0;
     for (FamilyStore f : region.familyStores()) {
       if (range.start().length > 0) {
-        deleted += deleteBelow(f, CellKeyCodec.rowPrefix(range.start()), throttle);
+        deleted += deleteRange(f, null, CellKeyCodec.rowPrefix(range.start()), throttle);
       }
       if (range.end().length > 0) {
-        deleted += deleteFrom(f, CellKeyCodec.rowPrefix(range.end()), throttle);
+        deleted += deleteRange(f, CellKeyCodec.rowPrefix(range.end()), null, throttle);
       }
       if (region.isClosing()) {
         return deleted;
@@ -45,22 +43,11 @@ final class RangeCollector {
     return deleted;
   }
 
-  private long deleteBelow(FamilyStore f, byte[] limit, Throttle throttle) {
+  /** Deletes every key in [from, below) (null = open), batch by batch, until none is left or closing. */
+  private long deleteRange(FamilyStore f, byte[] from, byte[] below, Throttle throttle) {
     long total = 0;
     while (!region.isClosing()) {
-      int n = batch(f, null, limit, throttle);
-      total += n;
-      if (n < BATCH) {
-        break;
-      }
-    }
-    return total;
-  }
-
-  private long deleteFrom(FamilyStore f, byte[] from, Throttle throttle) {
-    long total = 0;
-    while (!region.isClosing()) {
-      int n = batch(f, from, null, throttle);
+      int n = batch(f, from, below, throttle);
       total += n;
       if (n < BATCH) {
         break;
@@ -71,35 +58,27 @@ final class RangeCollector {
 
   /** Deletes up to BATCH keys in [from, below) in one transaction. */
   private int batch(FamilyStore f, byte[] from, byte[] below, Throttle throttle) {
-    TransactionConfig tc = new TransactionConfig();
-    tc.setDurability(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
-    Transaction txn = region.environment().beginTransaction(null, tc);
-    int n = 0;
-    boolean ok = false;
-    try (Cursor c = f.db().openCursor(txn, null)) {
-      DatabaseEntry key = Cursors.entry();
-      DatabaseEntry data = Cursors.noData();
-      OperationStatus st;
-      if (from == null) {
-        st = c.getFirst(key, data, LockMode.DEFAULT);
-      } else {
-        key.setData(from);
-        st = c.getSearchKeyRange(key, data, LockMode.DEFAULT);
+    int n = Transactions.runNoSync(region.environment(), txn -> {
+      int deleted = 0;
+      try (Cursor c = f.db().openCursor(txn, null)) {
+        DatabaseEntry key = Cursors.entry();
+        DatabaseEntry data = Cursors.noData();
+        OperationStatus st;
+        if (from == null) {
+          st = c.getFirst(key, data, LockMode.DEFAULT);
+        } else {
+          key.setData(from);
+          st = c.getSearchKeyRange(key, data, LockMode.DEFAULT);
+        }
+        while (st == OperationStatus.SUCCESS && deleted < BATCH
+            && (below == null || Bytes.compare(key.getData(), below) < 0)) {
+          c.delete();
+          deleted++;
+          st = c.getNext(key, data, LockMode.DEFAULT);
+        }
       }
-      while (st == OperationStatus.SUCCESS && n < BATCH
-          && (below == null || Bytes.compare(key.getData(), below) < 0)) {
-        c.delete();
-        n++;
-        st = c.getNext(key, data, LockMode.DEFAULT);
-      }
-      c.close();
-      txn.commit();
-      ok = true;
-    } finally {
-      if (!ok) {
-        txn.abort();
-      }
-    }
+      return deleted;
+    });
     throttle.record(n);
     return n;
   }
