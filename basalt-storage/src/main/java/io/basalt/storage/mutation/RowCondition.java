@@ -18,15 +18,17 @@ public interface RowCondition {
   boolean test(List<Cell> cells);
 
   /**
-   * HBase's {@code ifMatches(family, qualifier, op, value)} / {@code ifNotExists}: a null or empty
-   * {@code value} with EQUAL means "the column does not exist"; otherwise the newest version in the time
-   * range is compared as {@code value OP stored}, and a missing column fails every comparison.
+   * HBase's {@code ifMatches(family, qualifier, op, value)}: the newest version in the time range is compared
+   * as {@code value OP stored}; a missing column fails every comparison. A null or empty {@code value} is
+   * HBase's existence check ({@code ifNotExists} is {@code EQUAL, null}): with no cell it holds for every
+   * operator but NOT_EQUAL; with a cell it holds when "the stored value is empty" matches "op is not
+   * NOT_EQUAL".
    */
   static RowCondition column(byte[] family, byte[] qualifier, CompareOp op, byte[] value, TimeRange timeRange) {
     ReadOptions read = ReadOptions.DEFAULT
         .withColumns(ColumnSelection.builder().column(family, qualifier).build())
         .withTimeRange(timeRange);
-    boolean checkAbsent = value == null || value.length == 0;
+    boolean existenceCheck = value == null || value.length == 0;
     return new RowCondition() {
       @Override
       public ReadOptions read() {
@@ -35,14 +37,11 @@ public interface RowCondition {
 
       @Override
       public boolean test(List<Cell> cells) {
-        if (cells.isEmpty()) {
-          return checkAbsent && (op == CompareOp.EQUAL);
+        if (existenceCheck) {
+          boolean positive = op != CompareOp.NOT_EQUAL;
+          return cells.isEmpty() ? positive : (cells.get(0).value().length == 0) == positive;
         }
-        byte[] stored = cells.get(0).value();
-        if (checkAbsent && op == CompareOp.EQUAL) {
-          return stored.length == 0;
-        }
-        return op.holds(Bytes.compare(value == null ? Bytes.EMPTY : value, stored));
+        return !cells.isEmpty() && op.holds(Bytes.compare(value, cells.get(0).value()));
       }
     };
   }

@@ -59,10 +59,13 @@ public record FamilySchema(byte[] name, int maxVersions, int minVersions, long t
     return Bytes.toStringBinary(name);
   }
 
-  /** HBase's rule: printable word characters, '-', '.', not starting with '.', not empty. */
+  /** HBase's rule: 1 to 127 bytes, no control characters, ':', '\\' or '/', not starting with '.'. */
   public static void validateName(byte[] name) {
     if (name == null || name.length == 0) {
       throw new IllegalArgumentException("Column family name can not be empty");
+    }
+    if (name.length > 127) {
+      throw new IllegalArgumentException("Column family name is longer than 127 bytes: " + Bytes.toStringBinary(name));
     }
     if (name[0] == '.') {
       throw new IllegalArgumentException("Column family names cannot start with a period: " + Bytes.toStringBinary(name));

@@ -108,6 +108,15 @@ class ReadModifyWriteTest extends RegionTestBase {
     assertThat(r.checkAndMutate(of("r"), absent, row("r").put(F1, of("x"), 1, of("v")).build(), Durability.SYNC_WAL)).isTrue();
     assertThat(r.checkAndMutate(of("r"), absent, row("r").put(F1, of("x"), 2, of("w")).build(), Durability.SYNC_WAL)).isFalse();
     assertThat(show(get(r, "r"))).containsExactly("f1:x@1=v");
+    // HBase's existence check with other operators: no cell matches all but NOT_EQUAL...
+    RowCondition lessThanNothing = RowCondition.column(F1, of("none"), CompareOp.LESS, null, TimeRange.ALL);
+    RowCondition notEqualNothing = RowCondition.column(F1, of("none"), CompareOp.NOT_EQUAL, null, TimeRange.ALL);
+    assertThat(r.checkAndMutate(of("r"), lessThanNothing, row("r").build(), Durability.SYNC_WAL)).isTrue();
+    assertThat(r.checkAndMutate(of("r"), notEqualNothing, row("r").build(), Durability.SYNC_WAL)).isFalse();
+    // ...and a non-empty cell matches only NOT_EQUAL.
+    RowCondition notEqualX = RowCondition.column(F1, of("x"), CompareOp.NOT_EQUAL, null, TimeRange.ALL);
+    assertThat(r.checkAndMutate(of("r"), notEqualX, row("r").build(), Durability.SYNC_WAL)).isTrue();
+    assertThat(r.checkAndMutate(of("r"), absent, row("r").build(), Durability.SYNC_WAL)).isFalse();
   }
 
   @Test

@@ -255,14 +255,12 @@ final class ReferenceModel {
 
   boolean checkAndMutate(byte[] row, byte[] family, byte[] qualifier, CompareOp op, byte[] value, RowMutation m, long now) {
     List<Cell> cur = visible(row, family, qualifier, TimeRange.ALL, 1);
-    boolean absentCheck = value == null || value.length == 0;
     boolean holds;
-    if (cur.isEmpty()) {
-      holds = absentCheck && op == CompareOp.EQUAL;
-    } else if (absentCheck && op == CompareOp.EQUAL) {
-      holds = cur.get(0).value().length == 0;
+    if (value == null || value.length == 0) {
+      boolean positive = op != CompareOp.NOT_EQUAL;
+      holds = cur.isEmpty() ? positive : (cur.get(0).value().length == 0) == positive;
     } else {
-      holds = op.holds(Bytes.compare(value == null ? Bytes.EMPTY : value, cur.get(0).value()));
+      holds = !cur.isEmpty() && op.holds(Bytes.compare(value, cur.get(0).value()));
     }
     if (holds) {
       mutate(m, now);
