@@ -489,8 +489,16 @@ final class JeRegion implements Region {
   /** Writes cells of one row in one JE transaction; the caller holds the row's write lock. */
   private void applyLocked(byte[] row, List<Cell> cells, long now, Durability durability) {
     List<Cell> resolved = new ArrayList<>(cells.size());
+    Map<String, Integer> latestDeletes = new java.util.HashMap<>();
     for (Cell c : cells) {
-      resolved.add(c.timestamp() == RowMutation.LATEST ? c.withTimestamp(resolveLatest(c, now)) : c);
+      if (c.timestamp() != RowMutation.LATEST) {
+        resolved.add(c);
+      } else if (c.type() == CellType.DELETE) {
+        int nth = latestDeletes.merge(columnId(c.family(), c.qualifier()), 1, Integer::sum);
+        resolved.add(c.withTimestamp(latestVersion(c, nth, now)));
+      } else {
+        resolved.add(c.withTimestamp(now));
+      }
     }
     Transaction txn = env.beginTransaction(null, txnConfigs.get(durability));
     boolean committed = false;
@@ -526,17 +534,14 @@ final class JeRegion implements Region {
   }
 
   /**
-   * HBase resolves LATEST_TIMESTAMP to "now", except for a single-version delete, which masks the newest
-   * visible version of its column (or lands at "now" if there is none).
+   * A single-version delete at LATEST_TIMESTAMP masks the newest visible version of its column; the nth such
+   * delete of one column in a mutation masks the nth newest. With no such version it lands at "now".
    */
-  private long resolveLatest(Cell c, long now) {
-    if (c.type() != CellType.DELETE) {
-      return now;
-    }
+  private long latestVersion(Cell c, int nth, long now) {
     ColumnSelection sel = ColumnSelection.builder().column(c.family(), c.qualifier()).build();
-    RowReader reader = new RowReader(List.of(family(c.family())), ReadOptions.DEFAULT.withColumns(sel), now);
-    List<Cell> latest = readWithRowFilter(reader, c.row());
-    return latest.isEmpty() ? now : latest.get(0).timestamp();
+    RowReader reader = new RowReader(List.of(family(c.family())), ReadOptions.DEFAULT.withColumns(sel).withMaxVersions(nth), now);
+    List<Cell> versions = readWithRowFilter(reader, c.row());
+    return versions.size() < nth ? now : versions.get(nth - 1).timestamp();
   }
 
   /**

@@ -83,6 +83,16 @@ class DeleteSemanticsTest extends RegionTestBase {
   }
 
   @Test
+  void repeatedLatestVersionDeletesInOneMutationMaskSuccessiveVersions() {
+    Region r = versioned(KeepDeletedCells.FALSE);
+    fill(r);
+    long latest = io.basalt.storage.mutation.RowMutation.LATEST;
+    apply(r, row("r").deleteVersion(F1, of("a"), latest).deleteVersion(F1, of("a"), latest));
+    assertThat(show(r.get(of("r"), io.basalt.storage.read.ReadOptions.DEFAULT.withColumns(columns(F1, "a")).withMaxVersions(5))))
+        .containsExactly("f1:a@2=a2", "f1:a@1=a1");
+  }
+
+  @Test
   void latestColumnAndFamilyDeletesUseNow() {
     Region r = versioned(KeepDeletedCells.FALSE);
     fill(r);
