@@ -141,7 +141,13 @@ class ModelBasedTest {
     RowMutation.Builder b = RowMutation.of(pick(rnd, ROWS));
     byte[] fam = Bytes.of(pick(rnd, new String[] {"a", "b", "c"}));
     switch (rnd.nextInt(4)) {
-      case 0 -> b.deleteVersion(fam, pick(rnd, QUALIFIERS), timestamp(rnd));
+      case 0 -> {
+        byte[] q = pick(rnd, QUALIFIERS);
+        b.deleteVersion(fam, q, timestamp(rnd));
+        if (rnd.nextInt(4) == 0) {
+          b.deleteVersion(fam, q, RowMutation.LATEST);
+        }
+      }
       case 1 -> b.deleteColumn(fam, pick(rnd, QUALIFIERS), timestamp(rnd));
       case 2 -> b.deleteFamily(fam, timestamp(rnd));
       default -> b.deleteFamilyVersion(fam, 1 + rnd.nextInt(6));

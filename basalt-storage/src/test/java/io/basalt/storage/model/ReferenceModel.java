@@ -43,14 +43,16 @@ final class ReferenceModel {
 
   void mutate(RowMutation m, long now) {
     List<Cell> resolved = new ArrayList<>();
+    Map<String, Integer> latestDeletes = new java.util.HashMap<>();
     for (Cell c : m.cells()) {
       long ts = c.timestamp();
       if (ts == RowMutation.LATEST) {
         ts = now;
         if (c.type() == CellType.DELETE) {
-          List<Cell> latest = visible(c.row(), c.family(), c.qualifier(), TimeRange.ALL, 1);
-          if (!latest.isEmpty()) {
-            ts = latest.get(0).timestamp();
+          int nth = latestDeletes.merge(new String(c.family()) + "/" + java.util.Arrays.toString(c.qualifier()), 1, Integer::sum);
+          List<Cell> latest = visible(c.row(), c.family(), c.qualifier(), TimeRange.ALL, nth);
+          if (latest.size() >= nth) {
+            ts = latest.get(nth - 1).timestamp();
           }
         }
       }
