@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
@@ -71,6 +72,28 @@ class ConditionalMutationTest {
           .build(new Put(row).addColumn(CF, Bytes.toBytes("no"), Bytes.toBytes("1")))).isSuccess()).isFalse();
       assertThat(table.get(new Get(row)).getValue(CF, Bytes.toBytes("yes"))).isNotNull();
       assertThat(table.get(new Get(row)).getValue(CF, Bytes.toBytes("no"))).isNull();
+    }
+  }
+
+  @Test
+  void incrementsAndAppendsInsideAtomicUpdates() throws IOException {
+    try (Table table = conn.getTable(TableName.valueOf("cond"))) {
+      byte[] row = Bytes.toBytes("rmw");
+      Result r = table.mutateRow(org.apache.hadoop.hbase.client.RowMutations.of(java.util.List.of(
+          new Put(row).addColumn(CF, Bytes.toBytes("p"), Bytes.toBytes("x")),
+          new org.apache.hadoop.hbase.client.Increment(row).addColumn(CF, Bytes.toBytes("n"), 7))));
+      assertThat(Bytes.toLong(r.getValue(CF, Bytes.toBytes("n")))).isEqualTo(7);
+      var cam = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(CF, Bytes.toBytes("p"), Bytes.toBytes("x"))
+          .build(new org.apache.hadoop.hbase.client.Increment(row).addColumn(CF, Bytes.toBytes("n"), 3)));
+      assertThat(cam.isSuccess()).isTrue();
+      assertThat(Bytes.toLong(cam.getResult().getValue(CF, Bytes.toBytes("n")))).isEqualTo(10);
+      var appended = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(CF, Bytes.toBytes("p"), Bytes.toBytes("x"))
+          .build(new org.apache.hadoop.hbase.client.Append(row).addColumn(CF, Bytes.toBytes("p"), Bytes.toBytes("y"))));
+      assertThat(Bytes.toString(appended.getResult().getValue(CF, Bytes.toBytes("p")))).isEqualTo("xy");
+      var refused = table.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(CF, Bytes.toBytes("p"), Bytes.toBytes("x"))
+          .build(new org.apache.hadoop.hbase.client.Increment(row).addColumn(CF, Bytes.toBytes("n"), 100)));
+      assertThat(refused.isSuccess()).isFalse();
+      assertThat(Bytes.toLong(table.get(new Get(row)).getValue(CF, Bytes.toBytes("n")))).isEqualTo(10);
     }
   }
 

@@ -7,7 +7,8 @@ import io.basalt.server.rpc.CallController;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.mutation.CompareOp;
 import io.basalt.storage.mutation.RowCondition;
-import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.mutation.RowOperation;
+import io.basalt.storage.mutation.RowOutcome;
 import io.basalt.storage.read.TimeRange;
 import io.basalt.storage.region.Region;
 import java.io.IOException;
@@ -105,8 +106,12 @@ public final class ClientServiceHandler {
     try {
       if (request.hasCondition()) {
         CheckAndMutate cam = ProtobufUtil.toCheckAndMutate(request.getCondition(), proto, cells);
-        boolean processed = checkAndMutate(region, cam);
-        return MutateResponse.newBuilder().setProcessed(processed).build();
+        RowOutcome outcome = checkAndMutate(region, cam);
+        MutateResponse.Builder response = MutateResponse.newBuilder().setProcessed(outcome.applied());
+        if (!outcome.results().isEmpty()) {
+          response.setResult(encode(c, Result.create(Cells.toHBase(outcome.results()))));
+        }
+        return response.build();
       }
       Result result = switch (proto.getMutateType()) {
         case PUT -> mutate(region, ProtobufUtil.toPut(proto, cells));
@@ -141,29 +146,38 @@ public final class ClientServiceHandler {
         region.store().append(Mutations.append(app), Mutations.durability(app, region.table())))));
   }
 
-  private static boolean checkAndMutate(HostedRegion region, CheckAndMutate cam) throws IOException {
+  private static RowOutcome checkAndMutate(HostedRegion region, CheckAndMutate cam) throws IOException {
     org.apache.hadoop.hbase.io.TimeRange tr = cam.getTimeRange();
     TimeRange timeRange = new TimeRange(tr.getMin(), tr.getMax());
     RowCondition condition = cam.hasFilter()
         ? filterCondition(cam.getFilter(), timeRange)
         : RowCondition.column(cam.getFamily(), cam.getQualifier(), CompareOp.valueOf(cam.getCompareOp().name()),
             cam.getValue(), timeRange);
-    RowMutation.Builder b = RowMutation.of(cam.getRow());
+    List<Mutation> mutations = cam.getAction() instanceof RowMutations rm ? rm.getMutations()
+        : List.of((Mutation) cam.getAction());
+    return applyAtomically(region, cam.getRow(), condition, mutations);
+  }
+
+  /** Puts, deletes, increments and appends of one row as one atomic storage update. */
+  private static RowOutcome applyAtomically(HostedRegion region, byte[] row, RowCondition condition,
+      List<Mutation> mutations) throws IOException {
+    List<RowOperation> ops = new ArrayList<>();
     io.basalt.storage.mutation.Durability durability = io.basalt.storage.mutation.Durability.SYNC_WAL;
-    if (cam.getAction() instanceof RowMutations rm) {
-      for (Mutation m : rm.getMutations()) {
-        Mutations.addTo(b, m, region.table());
-        durability = Mutations.durability(m, region.table());
+    for (Mutation m : mutations) {
+      if (m instanceof org.apache.hadoop.hbase.client.Increment inc) {
+        ops.add(Mutations.increment(inc));
+      } else if (m instanceof org.apache.hadoop.hbase.client.Append app) {
+        ops.add(Mutations.append(app));
+      } else {
+        ops.add(Mutations.rowMutation(m, region.table()));
       }
-    } else if (cam.getAction() instanceof Put || cam.getAction() instanceof Delete) {
-      Mutation m = (Mutation) cam.getAction();
-      Mutations.addTo(b, m, region.table());
       durability = Mutations.durability(m, region.table());
-    } else {
-      throw new DoNotRetryIOException("checkAndMutate with " + cam.getAction().getClass().getSimpleName()
-          + " is not supported by Basalt yet");
     }
-    return region.store().checkAndMutate(cam.getRow(), condition, b.build(), durability);
+    try {
+      return region.store().mutateRow(row, condition, ops, durability);
+    } catch (RuntimeException e) {
+      throw ServerErrors.toIOException(e);
+    }
   }
 
   /** HBase's filter condition: it holds when a Get of the row through the filter returns any cell. */
@@ -207,16 +221,18 @@ public final class ClientServiceHandler {
     }
     if (action.getAtomic() || action.hasCondition()) {
       try {
-        boolean processed = atomic(region, action, cells);
+        RowOutcome outcome = atomic(region, action, cells);
         if (action.hasCondition()) {
-          response.setProcessed(processed);
+          response.setProcessed(outcome.applied());
         }
         for (int i = 0; i < action.getActionCount(); i++) {
-          result.addResultOrException(ResultOrException.newBuilder().setIndex(indexOf(action, i))
-              .setResult(ClientProtos.Result.getDefaultInstance()));
+          ClientProtos.Result r = i == 0 && !outcome.results().isEmpty()
+              ? encode(c, Result.create(Cells.toHBase(outcome.results())))
+              : ClientProtos.Result.getDefaultInstance();
+          result.addResultOrException(ResultOrException.newBuilder().setIndex(indexOf(action, i)).setResult(r));
         }
         // The client reads an atomic action's outcome from "processed", conditional or not.
-        result.setProcessed(processed);
+        result.setProcessed(outcome.applied());
       } catch (IOException | RuntimeException e) {
         result.setException(exception(ServerErrors.toIOException(e)));
       }
@@ -253,32 +269,25 @@ public final class ClientServiceHandler {
     return a.hasIndex() ? a.getIndex() : position;
   }
 
-  /** RowMutations (atomic) or a conditional region action, applied as one row mutation. */
-  private static boolean atomic(HostedRegion region, RegionAction action, CellScanner cells) throws IOException {
+  /** RowMutations (atomic) or a conditional region action, applied as one row update. */
+  private static RowOutcome atomic(HostedRegion region, RegionAction action, CellScanner cells) throws IOException {
     List<Mutation> mutations = new ArrayList<>();
     for (Action a : action.getActionList()) {
       MutationProto proto = a.getMutation();
       mutations.add(switch (proto.getMutateType()) {
         case PUT -> ProtobufUtil.toPut(proto, cells);
         case DELETE -> ProtobufUtil.toDelete(proto, cells);
-        default -> throw new DoNotRetryIOException(proto.getMutateType() + " in an atomic batch is not supported by Basalt yet");
+        case INCREMENT -> ProtobufUtil.toIncrement(proto, cells);
+        case APPEND -> ProtobufUtil.toAppend(proto, cells);
       });
     }
     if (mutations.isEmpty()) {
-      return true;
+      return new RowOutcome(true, List.of());
     }
-    RowMutations rm = RowMutations.of(mutations);
     if (action.hasCondition()) {
-      ClientProtos.Condition cond = action.getCondition();
-      CheckAndMutate cam = ProtobufUtil.toCheckAndMutate(cond, mutations);
-      return checkAndMutate(region, cam);
+      return checkAndMutate(region, ProtobufUtil.toCheckAndMutate(action.getCondition(), mutations));
     }
-    RowMutation.Builder b = RowMutation.of(rm.getRow());
-    for (Mutation m : mutations) {
-      Mutations.addTo(b, m, region.table());
-    }
-    region.store().mutate(b.build(), Mutations.durability(mutations.get(0), region.table()));
-    return true;
+    return applyAtomically(region, mutations.get(0).getRow(), null, mutations);
   }
 
   /** Consumes the cells of a region action that cannot run, so later actions read their own cells. */

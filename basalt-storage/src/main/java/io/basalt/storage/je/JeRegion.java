@@ -30,6 +30,8 @@ import io.basalt.storage.mutation.Durability;
 import io.basalt.storage.mutation.Increment;
 import io.basalt.storage.mutation.RowCondition;
 import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.mutation.RowOperation;
+import io.basalt.storage.mutation.RowOutcome;
 import io.basalt.storage.read.ColumnSelection;
 import io.basalt.storage.read.ReadOptions;
 import io.basalt.storage.read.RegionScanner;
@@ -251,19 +253,7 @@ final class JeRegion implements Region {
 
   @Override
   public void mutate(RowMutation mutation, Durability durability) {
-    enter();
-    try {
-      checkRow(mutation.row());
-      for (Cell c : mutation.cells()) {
-        family(c.family());
-      }
-      withRowWriteLock(mutation.row(), () -> {
-        applyLocked(mutation.row(), mutation.cells(), now(), durability);
-        return null;
-      });
-    } finally {
-      exit();
-    }
+    mutateRow(mutation.row(), null, List.of(mutation), durability);
   }
 
   @Override
@@ -349,60 +339,107 @@ final class JeRegion implements Region {
 
   @Override
   public List<Cell> increment(Increment increment, Durability durability) {
-    List<ColumnChange> changes = new ArrayList<>();
-    for (Increment.Delta d : increment.deltas()) {
-      changes.add(new ColumnChange(d.family(), d.qualifier(), prev -> {
-        if (prev == null) {
-          return Bytes.of(d.amount());
-        }
-        if (prev.length != 8) {
-          throw new InvalidMutationException("Field is not a long, it's " + prev.length + " bytes wide");
-        }
-        return Bytes.of(Bytes.toLong(prev) + d.amount());
-      }));
-    }
-    return readModifyWrite(increment.row(), changes, increment.returnResults(), durability);
+    return mutateRow(increment.row(), null, List.of(increment), durability).results();
   }
 
   @Override
   public List<Cell> append(Append append, Durability durability) {
-    List<ColumnChange> changes = new ArrayList<>();
-    for (Append.Suffix sfx : append.suffixes()) {
-      changes.add(new ColumnChange(sfx.family(), sfx.qualifier(),
-          prev -> prev == null ? sfx.value() : Bytes.concat(prev, sfx.value())));
-    }
-    return readModifyWrite(append.row(), changes, append.returnResults(), durability);
+    return mutateRow(append.row(), null, List.of(append), durability).results();
+  }
+
+  @Override
+  public boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability) {
+    return mutateRow(row, condition, List.of(mutation), durability).applied();
   }
 
   /** A new value for one column computed from its current one (null when absent). */
   private record ColumnChange(byte[] family, byte[] qualifier, java.util.function.UnaryOperator<byte[]> next) {}
 
-  /**
-   * Reads the current value of each column, computes the new ones and writes them, all under the row lock;
-   * several changes of one column in one call compose in order.
-   */
-  private List<Cell> readModifyWrite(byte[] row, List<ColumnChange> changes, boolean returnResults, Durability durability) {
+  private static List<ColumnChange> changes(RowOperation op) {
+    List<ColumnChange> out = new ArrayList<>();
+    if (op instanceof Increment inc) {
+      for (Increment.Delta d : inc.deltas()) {
+        out.add(new ColumnChange(d.family(), d.qualifier(), prev -> {
+          if (prev == null) {
+            return Bytes.of(d.amount());
+          }
+          if (prev.length != 8) {
+            throw new InvalidMutationException("Field is not a long, it's " + prev.length + " bytes wide");
+          }
+          return Bytes.of(Bytes.toLong(prev) + d.amount());
+        }));
+      }
+    } else if (op instanceof Append app) {
+      for (Append.Suffix sfx : app.suffixes()) {
+        out.add(new ColumnChange(sfx.family(), sfx.qualifier(),
+            prev -> prev == null ? sfx.value() : Bytes.concat(prev, sfx.value())));
+      }
+    }
+    return out;
+  }
+
+  private static boolean returnsResults(RowOperation op) {
+    return op instanceof Increment inc ? inc.returnResults() : op instanceof Append app && app.returnResults();
+  }
+
+  @Override
+  public RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability) {
     enter();
     try {
       checkRow(row);
-      ColumnSelection.Builder sel = ColumnSelection.builder();
-      for (ColumnChange c : changes) {
-        family(c.family());
-        sel.column(c.family(), c.qualifier());
-      }
-      return withRowWriteLock(row, () -> {
-        long now = now();
-        Map<String, Cell> current = currentValues(row, sel.build(), now);
-        Map<String, Cell> updated = new LinkedHashMap<>();
-        for (ColumnChange c : changes) {
-          String id = columnId(c.family(), c.qualifier());
-          Cell prev = updated.containsKey(id) ? updated.get(id) : current.get(id);
-          byte[] value = c.next().apply(prev == null ? null : prev.value());
-          updated.put(id, Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev), value));
+      ColumnSelection.Builder readModifyWrite = ColumnSelection.builder();
+      boolean readsColumns = false;
+      for (RowOperation op : operations) {
+        if (Bytes.compare(op.row(), row) != 0) {
+          throw new InvalidMutationException("operation on row " + Bytes.toStringBinary(op.row())
+              + " in an update of row " + Bytes.toStringBinary(row));
         }
-        List<Cell> cells = new ArrayList<>(updated.values());
-        applyLocked(row, cells, now, durability);
-        return returnResults ? sortCells(cells) : List.of();
+        if (op instanceof RowMutation m) {
+          for (Cell c : m.cells()) {
+            family(c.family());
+          }
+        }
+        for (ColumnChange c : changes(op)) {
+          family(c.family());
+          readModifyWrite.column(c.family(), c.qualifier());
+          readsColumns = true;
+        }
+      }
+      RowReader conditionReader = condition == null ? null
+          : new RowReader(selectFamilies(condition.read().columns()), condition.read(), now());
+      ColumnSelection columns = readsColumns ? readModifyWrite.build() : null;
+      return withRowWriteLock(row, () -> {
+        if (conditionReader != null && !condition.test(readWithRowFilter(conditionReader, row))) {
+          return RowOutcome.NOT_APPLIED;
+        }
+        long now = now();
+        Map<String, Cell> current = columns == null ? Map.of() : currentValues(row, columns, now);
+        Map<String, Cell> latest = new LinkedHashMap<>(current);
+        List<Cell> cells = new ArrayList<>();
+        Map<String, Cell> computed = new LinkedHashMap<>();
+        Map<String, Cell> results = new LinkedHashMap<>();
+        for (RowOperation op : operations) {
+          if (op instanceof RowMutation m) {
+            cells.addAll(m.cells());
+            continue;
+          }
+          for (ColumnChange c : changes(op)) {
+            String id = columnId(c.family(), c.qualifier());
+            Cell prev = latest.get(id);
+            Cell next = Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev),
+                c.next().apply(prev == null ? null : prev.value()));
+            latest.put(id, next);
+            computed.put(id, next);
+            if (returnsResults(op)) {
+              results.put(id, next);
+            }
+          }
+        }
+        cells.addAll(computed.values());
+        if (!cells.isEmpty()) {
+          applyLocked(row, cells, now, durability);
+        }
+        return new RowOutcome(true, sortCells(new ArrayList<>(results.values())));
       });
     } finally {
       exit();
@@ -434,34 +471,6 @@ final class JeRegion implements Region {
       out.put(columnId(c.family(), c.qualifier()), c);
     }
     return out;
-  }
-
-  @Override
-  public boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability) {
-    enter();
-    try {
-      checkRow(row);
-      if (Bytes.compare(row, mutation.row()) != 0) {
-        throw new InvalidMutationException("check-and-mutate row " + Bytes.toStringBinary(row)
-            + " differs from the mutation's row " + Bytes.toStringBinary(mutation.row()));
-      }
-      for (Cell c : mutation.cells()) {
-        family(c.family());
-      }
-      ReadOptions read = condition.read();
-      RowReader reader = new RowReader(selectFamilies(read.columns()), read, now());
-      return withRowWriteLock(row, () -> {
-        if (!condition.test(readWithRowFilter(reader, row))) {
-          return false;
-        }
-        if (!mutation.isEmpty()) {
-          applyLocked(row, mutation.cells(), now(), durability);
-        }
-        return true;
-      });
-    } finally {
-      exit();
-    }
   }
 
   private <T> T withRowWriteLock(byte[] row, java.util.function.Supplier<T> body) {

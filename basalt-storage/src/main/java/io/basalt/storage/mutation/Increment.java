@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param returnResults false to skip building the result (HBase's {@code setReturnResults(false)})
  */
-public record Increment(byte[] row, List<Delta> deltas, boolean returnResults) {
+public record Increment(byte[] row, List<Delta> deltas, boolean returnResults) implements RowOperation {
   /** One counter's change. */
   public record Delta(byte[] family, byte[] qualifier, long amount) {}
 

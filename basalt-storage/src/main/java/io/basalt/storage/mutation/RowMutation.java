@@ -13,7 +13,7 @@ import java.util.Objects;
  * puts and for column/family deletes; for a {@link CellType#DELETE} it means "the newest existing version",
  * as in HBase.
  */
-public final class RowMutation {
+public final class RowMutation implements RowOperation {
   /** HBase's {@code HConstants.LATEST_TIMESTAMP}. */
   public static final long LATEST = Long.MAX_VALUE;
 
@@ -29,6 +29,7 @@ public final class RowMutation {
     return new Builder(row);
   }
 
+  @Override
   public byte[] row() {
     return row;
   }

@@ -6,6 +6,8 @@ import io.basalt.storage.mutation.Durability;
 import io.basalt.storage.mutation.Increment;
 import io.basalt.storage.mutation.RowCondition;
 import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.mutation.RowOperation;
+import io.basalt.storage.mutation.RowOutcome;
 import io.basalt.storage.read.ReadOptions;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.ScanSpec;
@@ -37,6 +39,13 @@ public interface Region extends AutoCloseable {
 
   /** Applies {@code mutation} only if {@code condition} holds, both under the row lock; returns whether it did. */
   boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability);
+
+  /**
+   * Applies puts, deletes, increments and appends of one row as one atomic update, if {@code condition}
+   * (null for none) holds under the row lock. Operations apply in order: an increment sees an earlier
+   * increment of the same column in the same update.
+   */
+  RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability);
 
   /**
    * The row splitting the region's cells in two halves, found by skipping half the keys of the largest

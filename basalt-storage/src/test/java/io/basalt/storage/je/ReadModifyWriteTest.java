@@ -120,6 +120,27 @@ class ReadModifyWriteTest extends RegionTestBase {
   }
 
   @Test
+  void mutateRowMixesPutsIncrementsAndAppendsAtomicallyUnderACondition() {
+    Region r = region();
+    put(r, "r", F1, "flag", 1, "go");
+    RowCondition go = RowCondition.column(F1, of("flag"), CompareOp.EQUAL, of("go"), TimeRange.ALL);
+    List<io.basalt.storage.mutation.RowOperation> ops = List.of(
+        row("r").put(F2, of("p"), 1, of("put")).build(),
+        inc("r", 2, "n"),
+        inc("r", 3, "n"),
+        new Append(of("r"), List.of(new Append.Suffix(F2, of("s"), of("ab"))), true));
+    var outcome = r.mutateRow(of("r"), go, ops, Durability.SYNC_WAL);
+    assertThat(outcome.applied()).isTrue();
+    assertThat(outcome.results()).extracting(c -> Bytes.toStringBinary(c.qualifier())).containsExactly("n", "s");
+    assertThat(Bytes.toLong(outcome.results().get(0).value())).isEqualTo(5);
+    assertThat(show(getAll(r, "r"))).hasSize(4).contains("f2:p@1=put", "f2:s@1000000=ab");
+    RowCondition stop = RowCondition.column(F1, of("flag"), CompareOp.EQUAL, of("stop"), TimeRange.ALL);
+    assertThat(r.mutateRow(of("r"), stop, List.of(inc("r", 100, "n")), Durability.SYNC_WAL).applied()).isFalse();
+    assertThat(Bytes.toLong(r.get(of("r"), io.basalt.storage.read.ReadOptions.DEFAULT.withColumns(columns(F1, "n"))).get(0).value()))
+        .isEqualTo(5);
+  }
+
+  @Test
   void checkAndMutateIsAtomicUnderContention() throws Exception {
     Region r = region();
     AtomicInteger winners = new AtomicInteger();
