@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** checkAndMutate with a filter condition and with a time range, through the real client. */
+/**
+ * Reads and writes with conditions and time bounds through the real client: checkAndMutate with filters, time
+ * ranges and read-modify-write actions, and per-family time ranges on reads.
+ */
 @Timeout(120)
 class ConditionalMutationTest {
   private static final byte[] CF = Bytes.toBytes("cf");
@@ -94,6 +97,29 @@ class ConditionalMutationTest {
           .build(new org.apache.hadoop.hbase.client.Increment(row).addColumn(CF, Bytes.toBytes("n"), 100)));
       assertThat(refused.isSuccess()).isFalse();
       assertThat(Bytes.toLong(table.get(new Get(row)).getValue(CF, Bytes.toBytes("n")))).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void perFamilyTimeRangesOnGetsAndScans() throws IOException {
+    TableName name = TableName.valueOf("ftr");
+    byte[] other = Bytes.toBytes("other");
+    conn.getAdmin().createTable(TableDescriptorBuilder.newBuilder(name)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(CF).setMaxVersions(5).build())
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(other).setMaxVersions(5).build()).build());
+    try (Table table = conn.getTable(name)) {
+      byte[] row = Bytes.toBytes("r");
+      for (long ts = 1; ts <= 4; ts++) {
+        table.put(new Put(row).addColumn(CF, Q, ts, Bytes.toBytes("cf" + ts)).addColumn(other, Q, ts, Bytes.toBytes("o" + ts)));
+      }
+      Result r = table.get(new Get(row).readAllVersions().setColumnFamilyTimeRange(other, 1, 3));
+      assertThat(r.getColumnCells(CF, Q)).hasSize(4);
+      assertThat(r.getColumnCells(other, Q)).extracting(c -> c.getTimestamp()).containsExactly(2L, 1L);
+      try (var scanner = table.getScanner(new org.apache.hadoop.hbase.client.Scan().setColumnFamilyTimeRange(CF, 4, 5))) {
+        Result s = scanner.next();
+        assertThat(Bytes.toString(s.getValue(CF, Q))).isEqualTo("cf4");
+        assertThat(Bytes.toString(s.getValue(other, Q))).isEqualTo("o4");
+      }
     }
   }
 

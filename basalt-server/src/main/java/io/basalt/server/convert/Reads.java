@@ -6,7 +6,6 @@ import io.basalt.storage.read.ScanSpec;
 import io.basalt.storage.read.TimeRange;
 import java.util.Map;
 import java.util.NavigableSet;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Query;
 import org.apache.hadoop.hbase.client.Scan;
@@ -15,12 +14,12 @@ import org.apache.hadoop.hbase.client.Scan;
 public final class Reads {
   private Reads() {}
 
-  public static ReadOptions options(Get get) throws DoNotRetryIOException {
+  public static ReadOptions options(Get get) {
     return common(get, get.getFamilyMap(), get.getTimeRange(), get.getMaxVersions())
         .withFamilyLimits(get.getMaxResultsPerColumnFamily(), get.getRowOffsetPerColumnFamily());
   }
 
-  public static ScanSpec spec(Scan scan) throws DoNotRetryIOException {
+  public static ScanSpec spec(Scan scan) {
     ReadOptions read = common(scan, scan.getFamilyMap(), scan.getTimeRange(), scan.getMaxVersions())
         .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily());
     return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
@@ -28,10 +27,7 @@ public final class Reads {
   }
 
   private static ReadOptions common(Query query, Map<byte[], NavigableSet<byte[]>> families,
-      org.apache.hadoop.hbase.io.TimeRange tr, int maxVersions) throws DoNotRetryIOException {
-    if (!query.getColumnFamilyTimeRange().isEmpty()) {
-      throw new DoNotRetryIOException("per-family time ranges (setColumnFamilyTimeRange) are not supported by Basalt");
-    }
+      org.apache.hadoop.hbase.io.TimeRange tr, int maxVersions) {
     ColumnSelection.Builder columns = ColumnSelection.builder();
     for (Map.Entry<byte[], NavigableSet<byte[]>> e : families.entrySet()) {
       if (e.getValue() == null || e.getValue().isEmpty()) {
@@ -42,10 +38,14 @@ public final class Reads {
         }
       }
     }
-    return ReadOptions.DEFAULT
+    ReadOptions options = ReadOptions.DEFAULT
         .withColumns(columns.build())
         .withTimeRange(new TimeRange(tr.getMin(), tr.getMax()))
         .withMaxVersions(Math.max(1, maxVersions))
         .withFilter(query.getFilter() == null ? null : new FilterAdapter(query.getFilter()));
+    for (Map.Entry<byte[], org.apache.hadoop.hbase.io.TimeRange> e : query.getColumnFamilyTimeRange().entrySet()) {
+      options = options.withFamilyTimeRange(e.getKey(), new TimeRange(e.getValue().getMin(), e.getValue().getMax()));
+    }
+    return options;
   }
 }

@@ -97,7 +97,7 @@ final class RowReader {
       this.out = out;
       this.filter = filter;
       this.wanted = options.columns().qualifiers(family.name());
-      this.tracker = new VersionTracker(family.schema(), options.timeRange(), now);
+      this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
     }
 
     void run() {

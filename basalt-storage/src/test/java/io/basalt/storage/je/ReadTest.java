@@ -47,6 +47,14 @@ class ReadTest extends RegionTestBase {
   }
 
   @Test
+  void perFamilyTimeRangesOverrideTheReadsRange() {
+    Region r = region();
+    ReadOptions opts = ReadOptions.DEFAULT.withMaxVersions(5).withTimeRange(TimeRange.at(5))
+        .withFamilyTimeRange(F2, new TimeRange(1, 3));
+    assertThat(show(r.get(of("r"), opts))).containsExactly("f1:a@5=a5", "f1:b@5=b5", "f2:c@2=c2", "f2:c@1=c1");
+  }
+
+  @Test
   void columnSelectionPicksFamiliesAndQualifiers() {
     Region r = region();
     assertThat(show(r.get(of("r"), ReadOptions.DEFAULT.withColumns(columns(F1, "b", F2, "c"))))).containsExactly("f1:b@5=b5", "f2:c@5=c5");
