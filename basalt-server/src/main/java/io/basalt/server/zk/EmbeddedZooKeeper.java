@@ -3,6 +3,7 @@ package io.basalt.server.zk;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import org.apache.zookeeper.server.DatadirCleanupManager;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
@@ -11,12 +12,16 @@ import org.apache.zookeeper.server.persistence.FileTxnSnapLog;
 public final class EmbeddedZooKeeper implements AutoCloseable {
   private final ZooKeeperServer server;
   private final ServerCnxnFactory connections;
+  private final DatadirCleanupManager cleanup;
 
   public EmbeddedZooKeeper(InetSocketAddress bind, Path dataDir) throws IOException, InterruptedException {
     FileTxnSnapLog log = new FileTxnSnapLog(dataDir.resolve("version-2-log").toFile(), dataDir.resolve("snapshots").toFile());
     server = new ZooKeeperServer(log, 2000, 4000, 60000, -1, new org.apache.zookeeper.server.ZKDatabase(log), "");
     connections = ServerCnxnFactory.createFactory(bind, 200);
     connections.startup(server);
+    // Keep the last 3 snapshots and their logs, purged hourly, so a long-running standalone does not fill its disk.
+    cleanup = new DatadirCleanupManager(dataDir.resolve("snapshots").toFile(), dataDir.resolve("version-2-log").toFile(), 3, 1);
+    cleanup.start();
   }
 
   public InetSocketAddress address() {
@@ -30,6 +35,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   @Override
   public void close() {
+    cleanup.shutdown();
     connections.shutdown();
     server.shutdown(true);
   }
