@@ -26,7 +26,7 @@ public final class Cells {
 
   public static io.basalt.storage.cell.Cell toStorage(Cell c) {
     return new io.basalt.storage.cell.Cell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
-        c.getTimestamp(), CellType.fromCode(c.getTypeByte() & 0xFF), CellUtil.cloneValue(c));
+        c.getTimestamp(), CellType.fromCode(c.getType().getCode() & 0xFF), CellUtil.cloneValue(c));
   }
 
   public static List<io.basalt.storage.cell.Cell> toStorage(List<Cell> cells) {

@@ -76,7 +76,7 @@ public final class MetaView implements MetaSource {
             r.server().getAddress().toString().getBytes(StandardCharsets.UTF_8)));
         cells.add(new KeyValue(row, INFO, HConstants.SERVERNAME_QUALIFIER, ts,
             r.server().getServerName().getBytes(StandardCharsets.UTF_8)));
-        cells.add(new KeyValue(row, INFO, HConstants.STARTCODE_QUALIFIER, ts, Bytes.toBytes(r.server().getStartcode())));
+        cells.add(new KeyValue(row, INFO, HConstants.STARTCODE_QUALIFIER, ts, Bytes.toBytes(r.server().getStartCode())));
       }
       cells.add(new KeyValue(row, INFO, HConstants.STATE_QUALIFIER, ts, r.state().getBytes(StandardCharsets.UTF_8)));
       cells.sort(CellComparator.getInstance());

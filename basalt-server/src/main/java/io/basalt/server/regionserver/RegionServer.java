@@ -35,7 +35,7 @@ public final class RegionServer implements AutoCloseable {
     this.serverName = serverName;
     this.engine = engine;
     this.regionsDir = dataDir.resolve("regions");
-    this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartcode() << 16);
+    this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
   }
 
   public ServerName serverName() {

@@ -61,7 +61,7 @@ public final class CellBlocks {
       out.put(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyLength());
       out.put(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength());
       out.putLong(c.getTimestamp());
-      out.put(c.getTypeByte());
+      out.put(c.getType().getCode());
       out.put(c.getValueArray(), c.getValueOffset(), valLen);
     }
   }

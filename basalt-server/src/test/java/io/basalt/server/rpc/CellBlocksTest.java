@@ -37,7 +37,7 @@ class CellBlocksTest {
     assertThat(back).hasSize(2);
     for (int i = 0; i < 2; i++) {
       assertThat(CellUtil.equals(back.get(i), cells.get(i))).isTrue();
-      assertThat(back.get(i).getTypeByte()).isEqualTo(cells.get(i).getTypeByte());
+      assertThat(back.get(i).getType()).isEqualTo(cells.get(i).getType());
     }
   }
 

@@ -35,14 +35,16 @@ class FrameDecoderTest {
     assertThat(((RpcEvent.Request) ch.readInbound()).frame()).hasSize(3);
     assertThat(((RpcEvent.Request) ch.readInbound()).frame()).isEmpty();
     assertThat(((RpcEvent.Request) ch.readInbound()).frame()).hasSize(10);
-    assertThat((Object) ch.readInbound()).isNull();
+    Object rest = ch.readInbound();
+    assertThat(rest).isNull();
   }
 
   @Test
   void recognisesTheRegistryPreambleAndGarbage() {
     EmbeddedChannel registry = new EmbeddedChannel(new FrameDecoder(1 << 20));
     registry.writeInbound(Unpooled.wrappedBuffer(FrameDecoder.REGISTRY_PREAMBLE));
-    assertThat((Object) registry.readInbound()).isInstanceOf(RpcEvent.RegistryPreamble.class);
+    Object event = registry.readInbound();
+    assertThat(event).isInstanceOf(RpcEvent.RegistryPreamble.class);
     EmbeddedChannel garbage = new EmbeddedChannel(new FrameDecoder(1 << 20));
     garbage.writeInbound(Unpooled.wrappedBuffer("GET / HTTP/1.1\r\n".getBytes()));
     assertThat(((RpcEvent.BadPreamble) garbage.readInbound()).received()).startsWith("GET / ");

@@ -3,7 +3,6 @@ package io.basalt.storage.read;
 import io.basalt.storage.cell.Bytes;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -74,9 +73,5 @@ public final class ColumnSelection {
       }
       return new ColumnSelection(copy);
     }
-  }
-
-  static Comparator<byte[]> order() {
-    return Bytes::compare;
   }
 }
