@@ -29,6 +29,15 @@ public final class Cells {
         c.getTimestamp(), CellType.fromCode(c.getType().getCode() & 0xFF), CellUtil.cloneValue(c));
   }
 
+  /**
+   * A filter's seek hint as a storage cell: only its coordinates matter. Hints are usually HBase's
+   * "first on row/column" cells, typed Maximum, which no stored cell has.
+   */
+  public static io.basalt.storage.cell.Cell seekTarget(Cell hint) {
+    return new io.basalt.storage.cell.Cell(CellUtil.cloneRow(hint), CellUtil.cloneFamily(hint), CellUtil.cloneQualifier(hint),
+        hint.getTimestamp(), CellType.PUT, null);
+  }
+
   public static List<io.basalt.storage.cell.Cell> toStorage(List<Cell> cells) {
     List<io.basalt.storage.cell.Cell> out = new ArrayList<>(cells.size());
     for (Cell c : cells) {

@@ -76,7 +76,7 @@ public final class FilterAdapter implements ReadFilter {
   public Cell nextCellHint(Cell current) {
     try {
       org.apache.hadoop.hbase.Cell hint = filter.getNextCellHint(Cells.toHBase(current));
-      return hint == null ? null : Cells.toStorage(hint);
+      return hint == null ? null : Cells.seekTarget(hint);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

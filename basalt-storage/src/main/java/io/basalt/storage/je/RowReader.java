@@ -60,9 +60,6 @@ final class RowReader {
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
       walk.run();
-      if (walk.stopRow) {
-        return new Outcome(out, null);
-      }
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow);
       }
@@ -84,7 +81,6 @@ final class RowReader {
     private final DatabaseEntry key = new DatabaseEntry();
     private final DatabaseEntry data = new DatabaseEntry();
 
-    boolean stopRow;
     byte[] hintRow;
     byte[] hintFamily;
     private int familyCount;
@@ -180,7 +176,7 @@ final class RowReader {
             }
             continue;
           case NEXT_ROW:
-            stopRow = true;
+            // As in HBase, where each family is its own store scanner: done with this family's part of the row.
             return;
           case SEEK_NEXT_USING_HINT:
             if (!followHint(filter.nextCellHint(cell), k)) {
@@ -195,7 +191,6 @@ final class RowReader {
           return;
         }
         if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
-          stopRow = true;
           return;
         }
         if (decision == Decision.INCLUDE_AND_NEXT_COL || included >= options.maxVersions()) {
@@ -230,16 +225,15 @@ final class RowReader {
       if (rowCmp != 0) {
         if (rowCmp > 0) {
           hintRow = hint.row();
-        } else {
-          stopRow = true;
         }
         return false;
       }
       int famCmp = Bytes.compare(hint.family(), family.name());
-      if (famCmp != 0) {
-        if (famCmp > 0) {
-          hintFamily = hint.family();
-        }
+      if (famCmp < 0) {
+        return next(); // a hint behind this family (e.g. "first on row") cannot move the walk back
+      }
+      if (famCmp > 0) {
+        hintFamily = hint.family();
         return false;
       }
       byte[] target = CellKeyCodec.columnAt(row, hint.qualifier(), hint.timestamp());

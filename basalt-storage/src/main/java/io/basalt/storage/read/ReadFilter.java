@@ -11,7 +11,11 @@ import java.util.List;
  * HBase's own filter classes to this; the storage layer never sees them.
  */
 public interface ReadFilter {
-  /** HBase's {@code Filter.ReturnCode}, one to one. */
+  /**
+   * HBase's {@code Filter.ReturnCode}, one to one. As in HBase, where each family is read by its own store
+   * scanner, NEXT_ROW and INCLUDE_AND_SEEK_NEXT_ROW end the current family's part of the row; the row's other
+   * families are still offered to the filter.
+   */
   enum Decision {
     INCLUDE,
     INCLUDE_AND_NEXT_COL,

@@ -181,7 +181,7 @@ class ScanTest extends RegionTestBase {
       }
     };
     assertThat(rows(scanAll(r, ScanSpec.all().withRead(ReadOptions.DEFAULT.withFilter(hintToD)))))
-        .containsExactly("d[f1:q1@2=d2]", "e[f1:q1@2=e2]");
+        .containsExactly("d[f1:q1@2=d2, f2:x@1=dx]", "e[f1:q1@2=e2, f2:x@1=ex]");
     int[] rowsSeen = {0};
     ReadFilter stopAfterTwo = new ReadFilter() {
       @Override
