@@ -130,6 +130,12 @@ class ElasticityTest extends RegionTestBase {
     assertThat(copiedA).isLessThanOrEqualTo(StorageConfig.DEFAULT.logFileBytes());
     assertThat(copiedB).isLessThanOrEqualTo(StorageConfig.DEFAULT.logFileBytes());
     assertThat(cloneMillis).as("two clones of a 200 MB region").isLessThan(5_000);
+    List<Path> parentSegments = io.basalt.storage.io.LocalStorageFiles.INSTANCE.listSegments(parentDir);
+    for (int i = 0; i < parentSegments.size(); i++) {
+      int links = (Integer) Files.getAttribute(parentSegments.get(i), "unix:nlink");
+      // Closed segments are shared by parent and both daughters; the tail was copied into each.
+      assertThat(links).as("links of %s", parentSegments.get(i).getFileName()).isEqualTo(i < parentSegments.size() - 1 ? 3 : 1);
+    }
 
     JeRegion a = (JeRegion) fx.engine.openRestricted(fx.dir.resolve("a"), new KeyRange(Bytes.EMPTY, mid));
     JeRegion b = (JeRegion) fx.engine.openRestricted(fx.dir.resolve("b"), new KeyRange(mid, Bytes.EMPTY));
