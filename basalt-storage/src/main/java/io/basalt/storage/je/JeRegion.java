@@ -283,7 +283,7 @@ final class JeRegion implements Region {
     if (filter != null) {
       filter.reset();
       if (filter.filterRowKey(row)) {
-        return new RowReader.Outcome(List.of(), null);
+        return new RowReader.Outcome(List.of(), null, null);
       }
     }
     RowReader.Outcome outcome = reader.read(row, cursors);
@@ -299,7 +299,7 @@ final class JeRegion implements Region {
     } else if (filter.filterRow()) {
       cells.clear();
     }
-    return new RowReader.Outcome(cells, outcome.seekRow());
+    return new RowReader.Outcome(cells, outcome.seekRow(), outcome.nextKeys());
   }
 
   private List<Cell> readWithRowFilter(RowReader reader, byte[] row) {

@@ -33,6 +33,8 @@ final class JeScanner implements RegionScanner {
   private final byte[] stopRow;
   private final boolean stopInclusive;
 
+  /** Per family, the first key past the last row read in this batch (RowReader.END: none), or null. */
+  private byte[][] nextKeys;
   private List<Cell> pending;
   private int pendingPos;
   private byte[] pendingRow;
@@ -104,6 +106,7 @@ final class JeScanner implements RegionScanner {
   private List<RowResult> nextOpen(int maxResults, long maxBytes, long deadlineNanos) {
     List<RowResult> out = new ArrayList<>();
     long bytes = 0;
+    nextKeys = null; // positions from an earlier call may be stale
     RowReader reader = new RowReader(families, spec.read(), now);
     Cursor[] cursors = Cursors.open(families);
     try {
@@ -135,6 +138,7 @@ final class JeScanner implements RegionScanner {
         RowReader.Outcome outcome = filter != null
             ? readLocked(reader, row, cursors)
             : region.rowLocks().readRow(row, () -> JeRegion.readRowFiltered(reader, row, cursors));
+        nextKeys = spec.reversed() ? null : outcome.nextKeys();
         if (outcome.seekRow() != null && !spec.reversed()) {
           resumeRow = outcome.seekRow();
           resumeInclusive = true;
@@ -205,8 +209,17 @@ final class JeScanner implements RegionScanner {
     byte[] best = null;
     DatabaseEntry key = Cursors.entry();
     DatabaseEntry data = Cursors.noData();
-    for (Cursor c : cursors) {
-      byte[] candidate = spec.reversed() ? previousRowIn(c, key, data) : nextRowIn(c, key, data);
+    for (int f = 0; f < cursors.length; f++) {
+      Cursor c = cursors[f];
+      byte[] known = nextKeys == null ? null : nextKeys[f];
+      byte[] candidate;
+      if (known == RowReader.END) {
+        continue;
+      } else if (known != null) {
+        candidate = CellKeyCodec.decodeRow(known);
+      } else {
+        candidate = spec.reversed() ? previousRowIn(c, key, data) : nextRowIn(c, key, data);
+      }
       if (candidate == null) {
         continue;
       }

@@ -22,8 +22,14 @@ import java.util.List;
  * caller (one per family, {@code READ_UNCOMMITTED}); the caller makes the read atomic with the row lock.
  */
 final class RowReader {
-  /** What reading one row produced. */
-  record Outcome(List<Cell> cells, byte[] seekRow) {}
+  /**
+   * What reading one row produced. {@code nextKeys[f]} is where family f's cursor stopped after the row when
+   * that is known to be the first key past it ({@link #END} if the family has no more keys), else null.
+   */
+  record Outcome(List<Cell> cells, byte[] seekRow, byte[][] nextKeys) {}
+
+  /** Marks a family with no keys after the row. */
+  static final byte[] END = new byte[0];
 
   private final List<FamilyStore> families;
   private final ReadOptions options;
@@ -50,6 +56,7 @@ final class RowReader {
    */
   Outcome read(byte[] row, Cursor[] cursors) {
     List<Cell> out = new ArrayList<>();
+    byte[][] nextKeys = new byte[families.size()][];
     ReadFilter filter = options.filter();
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
     byte[] fromFamily = null;
@@ -60,12 +67,13 @@ final class RowReader {
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
       walk.run();
+      nextKeys[f] = walk.nextKey;
       if (walk.hintRow != null) {
-        return new Outcome(out, walk.hintRow);
+        return new Outcome(out, walk.hintRow, new byte[families.size()][]);
       }
       fromFamily = walk.hintFamily;
     }
-    return new Outcome(out, null);
+    return new Outcome(out, null, nextKeys);
   }
 
   /** The walk over one family's keys of the row. */
@@ -83,6 +91,8 @@ final class RowReader {
 
     byte[] hintRow;
     byte[] hintFamily;
+    /** The first key past the row, when the walk ended by reaching it (END at the end of the database). */
+    byte[] nextKey;
     private int familyCount;
 
     FamilyWalk(FamilyStore family, byte[] row, byte[] rowPrefix, Cursor cursor, List<Cell> out, ReadFilter filter) {
@@ -103,7 +113,7 @@ final class RowReader {
       // Family markers come first in the row.
       while (true) {
         byte[] k = key.getData();
-        if (!CellKeyCodec.startsWith(k, rowPrefix)) {
+        if (pastRow(k)) {
           return;
         }
         CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
@@ -125,7 +135,7 @@ final class RowReader {
       int included = 0;
       while (true) {
         byte[] k = key.getData();
-        if (!CellKeyCodec.startsWith(k, rowPrefix)) {
+        if (pastRow(k)) {
           return;
         }
         CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
@@ -245,11 +255,24 @@ final class RowReader {
 
     private boolean seek(byte[] target) {
       key.setData(target);
-      return cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      boolean found = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      nextKey = found ? null : END;
+      return found;
     }
 
     private boolean next() {
-      return cursor.getNext(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      boolean found = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      nextKey = found ? null : END;
+      return found;
+    }
+
+    /** The walk reached a key of a later row: remember it for the scanner's next-row search. */
+    private boolean pastRow(byte[] k) {
+      if (!CellKeyCodec.startsWith(k, rowPrefix)) {
+        nextKey = k;
+        return true;
+      }
+      return false;
     }
   }
 }
