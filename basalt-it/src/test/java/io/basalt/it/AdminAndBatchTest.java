@@ -41,7 +41,6 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 /** Table and namespace administration, mixed batches, conditional mutations and the async client. */
@@ -153,8 +152,6 @@ class AdminAndBatchTest {
   }
 
   @BothTargets
-  @Tag("known-gap")
-  // Basalt answers existence-only Gets inside a Multi without Result.exists: HTable.exists(List) NPEs in the client.
   void existsForAListOfGets(Connection conn) throws Exception {
     TableName t = createTable(conn, "ab_exists", splits("m"));
     try (Table table = conn.getTable(t)) {

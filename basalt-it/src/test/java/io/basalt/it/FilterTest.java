@@ -31,7 +31,6 @@ import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.filter.ValueFilter;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 /** Server-side filters as applications use them, on scans and gets. */
@@ -125,8 +124,6 @@ class FilterTest {
   }
 
   @BothTargets
-  @Tag("known-gap")
-  // Basalt ends the whole scan when PageFilter is exhausted; HBase applies it per region (3+3 rows here).
   void pageFilterLimitsRowsPerRegion(Connection conn) throws IOException {
     try (Table table = fruits(conn, "f_page_regions")) {
       assertThat(rows(table, new Scan().setFilter(new PageFilter(3))))

@@ -244,7 +244,12 @@ public final class ClientServiceHandler {
       try {
         Result r;
         if (a.hasGet()) {
-          r = get(region, ProtobufUtil.toGet(a.getGet()));
+          Get get = ProtobufUtil.toGet(a.getGet());
+          r = get(region, get);
+          if (get.isCheckExistenceOnly()) {
+            result.addResultOrException(roe.setResult(ClientProtos.Result.newBuilder().setExists(!r.isEmpty())));
+            continue;
+          }
         } else {
           MutationProto proto = a.getMutation();
           r = switch (proto.getMutateType()) {

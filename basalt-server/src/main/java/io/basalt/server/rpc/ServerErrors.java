@@ -38,6 +38,10 @@ public final class ServerErrors {
     if (t instanceof InvalidMutationException || t instanceof IllegalArgumentException) {
       return new DoNotRetryIOException(t.getMessage());
     }
-    return new IOException(t.toString(), t);
+    if (t instanceof io.basalt.storage.error.StorageException) {
+      return new IOException(t.getMessage(), t); // e.g. an I/O failure in the engine: worth a retry
+    }
+    // Anything else is a bug or a request we cannot serve; retrying the same call will not help.
+    return new DoNotRetryIOException(t.toString(), t);
   }
 }

@@ -120,9 +120,14 @@ final class JeScanner implements RegionScanner {
         if (done) {
           break;
         }
-        if (spec.limit() > 0 && rowsReturned >= spec.limit() || filter != null && filter.filterAllRemaining()) {
+        if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
           done = true;
           complete = true;
+          break;
+        }
+        if (filter != null && filter.filterAllRemaining()) {
+          // Like HBase, a filter is per region: it ends this region's part; the next region starts afresh.
+          done = true;
           break;
         }
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {

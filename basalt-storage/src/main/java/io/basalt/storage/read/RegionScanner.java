@@ -26,8 +26,9 @@ public interface RegionScanner extends AutoCloseable {
   boolean isDone();
 
   /**
-   * True when the scan as a whole is over, not just this region's part of it: its row limit was reached
-   * or its filter said nothing more can match.
+   * True when the scan as a whole is over, not just this region's part of it: its row limit was reached.
+   * (A filter that rules out everything after ends only this region's part, as in HBase where each region
+   * evaluates its own copy of the filter.)
    */
   boolean isComplete();
 
