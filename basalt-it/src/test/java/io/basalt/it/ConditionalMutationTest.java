@@ -2,31 +2,20 @@ package io.basalt.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.basalt.server.standalone.StandaloneConfig;
-import io.basalt.server.standalone.StandaloneServer;
+import io.basalt.it.target.BothTargets;
 import java.io.IOException;
-import java.nio.file.Path;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Reads and writes with conditions and time bounds through the real client: checkAndMutate with filters, time
@@ -36,35 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ConditionalMutationTest {
   private static final byte[] CF = Bytes.toBytes("cf");
   private static final byte[] Q = Bytes.toBytes("q");
-  @TempDir static Path dir;
-  static StandaloneServer server;
-  static Connection conn;
 
-  @BeforeAll
-  static void start() throws Exception {
-    server = new StandaloneServer(StandaloneConfig.defaults(dir.resolve("data")).withPorts(0, 0, 0));
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", server.zookeeperQuorum());
-    conf.setInt("hbase.zookeeper.property.clientPort", server.zookeeperPort());
-    conf.setInt("hbase.client.retries.number", 3);
-    conn = ConnectionFactory.createConnection(conf);
-    conn.getAdmin().createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("cond"))
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(CF).setMaxVersions(5).build()).build());
+  private static Table table(Connection conn, String name) throws IOException {
+    return conn.getTable(Fixtures.createTable(conn, name, Fixtures.family("cf", 5)));
   }
 
-  @AfterAll
-  static void stop() throws IOException {
-    if (conn != null) {
-      conn.close();
-    }
-    if (server != null) {
-      server.close();
-    }
-  }
-
-  @Test
-  void filterConditionHoldsWhenTheFilteredRowHasCells() throws IOException {
-    try (Table table = conn.getTable(TableName.valueOf("cond"))) {
+  @BothTargets
+  void filterConditionHoldsWhenTheFilteredRowHasCells(Connection conn) throws IOException {
+    try (Table table = table(conn, "cm_filter")) {
       byte[] row = Bytes.toBytes("f");
       table.put(new Put(row).addColumn(CF, Q, Bytes.toBytes("5")));
       assertThat(table.checkAndMutate(CheckAndMutate.newBuilder(row)
@@ -78,9 +46,9 @@ class ConditionalMutationTest {
     }
   }
 
-  @Test
-  void incrementsAndAppendsInsideAtomicUpdates() throws IOException {
-    try (Table table = conn.getTable(TableName.valueOf("cond"))) {
+  @BothTargets
+  void incrementsAndAppendsInsideAtomicUpdates(Connection conn) throws IOException {
+    try (Table table = table(conn, "cm_rmw")) {
       byte[] row = Bytes.toBytes("rmw");
       Result r = table.mutateRow(org.apache.hadoop.hbase.client.RowMutations.of(java.util.List.of(
           new Put(row).addColumn(CF, Bytes.toBytes("p"), Bytes.toBytes("x")),
@@ -100,13 +68,10 @@ class ConditionalMutationTest {
     }
   }
 
-  @Test
-  void perFamilyTimeRangesOnGetsAndScans() throws IOException {
-    TableName name = TableName.valueOf("ftr");
+  @BothTargets
+  void perFamilyTimeRangesOnGetsAndScans(Connection conn) throws IOException {
     byte[] other = Bytes.toBytes("other");
-    conn.getAdmin().createTable(TableDescriptorBuilder.newBuilder(name)
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(CF).setMaxVersions(5).build())
-        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(other).setMaxVersions(5).build()).build());
+    TableName name = Fixtures.createTable(conn, "cm_family_ranges", Fixtures.family("cf", 5), Fixtures.family("other", 5));
     try (Table table = conn.getTable(name)) {
       byte[] row = Bytes.toBytes("r");
       for (long ts = 1; ts <= 4; ts++) {
@@ -123,9 +88,9 @@ class ConditionalMutationTest {
     }
   }
 
-  @Test
-  void columnConditionHonoursItsTimeRange() throws IOException {
-    try (Table table = conn.getTable(TableName.valueOf("cond"))) {
+  @BothTargets
+  void columnConditionHonoursItsTimeRange(Connection conn) throws IOException {
+    try (Table table = table(conn, "cm_time_range")) {
       byte[] row = Bytes.toBytes("t");
       table.put(new Put(row).addColumn(CF, Q, 10L, Bytes.toBytes("old")));
       table.put(new Put(row).addColumn(CF, Q, 20L, Bytes.toBytes("new")));
