@@ -67,7 +67,8 @@ final class JeScanner implements RegionScanner {
         start = range.end();
         startInclusive = false;
       }
-      if (range.start().length > 0 && (stop.length == 0 || Bytes.compare(stop, range.start()) <= 0)) {
+      // The region's start row is inside it: clamp only a stop below it (an equal stop keeps its own inclusivity).
+      if (range.start().length > 0 && (stop.length == 0 || Bytes.compare(stop, range.start()) < 0)) {
         stop = range.start();
         stopIncl = true;
       }

@@ -68,6 +68,17 @@ class ScanTest extends RegionTestBase {
   }
 
   @Test
+  void reversedScanStoppingExactlyAtTheRegionStartHonoursExclusivity() {
+    Region r = fixture().create("upper", new io.basalt.storage.schema.KeyRange(of("c"), Bytes.EMPTY), FamilySchema.of("f1"));
+    for (String row : List.of("c", "d", "e")) {
+      put(r, row, F1, "q", 1, row);
+    }
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withStop(of("c"), false).reversed(true)))).containsExactly("e", "d");
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withStop(of("c"), true).reversed(true)))).containsExactly("e", "d", "c");
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withStop(of("b"), false).reversed(true)))).containsExactly("e", "d", "c");
+  }
+
+  @Test
   void timeRangeVersionsAndColumns() {
     Region r = region();
     ScanSpec spec = ScanSpec.range(of("a"), of("b"))
