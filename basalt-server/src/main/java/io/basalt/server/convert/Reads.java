@@ -20,6 +20,10 @@ public final class Reads {
   }
 
   public static ScanSpec spec(Scan scan) {
+    if (scan.isReversed() && scan.getFilter() != null) {
+      // As HBase's region scanner does: filters such as PrefixFilter judge "past the prefix" by direction.
+      scan.getFilter().setReversed(true);
+    }
     ReadOptions read = common(scan, scan.getFamilyMap(), scan.getTimeRange(), scan.getMaxVersions())
         .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily());
     return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
