@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * HBase's own load tools, unmodified from hbase-mapreduce 2.6.4's tests jar, each in a child JVM against the
@@ -33,20 +32,29 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(180)
 class HBaseToolsTest {
   private static final String TOOLS_CLASSPATH = "basalt.it.hbaseToolsClasspath";
-  private static final int PE_ROWS = 2000;
+  private static final int PE_ROWS = Integer.getInteger("basalt.it.pe.rows", 2000);
+  /** Targets PE runs against, alternating per command so drift hits both alike: "basalt" or "basalt,hbase". */
+  private static final List<String> PE_TARGETS = List.of(System.getProperty("basalt.it.tools.targets", Targets.BASALT).split(","));
   private static final long TOOL_TIMEOUT_SECONDS = 150;
   private static final Pattern PE_RATE = Pattern.compile("\\[ Avg TPS/QPS\\]\\s+(\\d+)");
   /** Log lines at ERROR/FATAL level, and stack traces. */
   private static final Pattern ERROR_LINE = Pattern.compile("(^|\\s)(ERROR|FATAL)\\s|Exception|^\\s+at [a-z]");
 
   @TempDir static Path dir;
-  static Path conf;
+  static final java.util.Map<String, Path> CONFS = new java.util.HashMap<>();
 
   @BeforeAll
-  static void writeClientConf() throws IOException {
-    ClusterTarget basalt = Targets.get(Targets.BASALT);
-    Configuration c = basalt.clientConfiguration();
-    conf = Files.createDirectories(dir.resolve("conf"));
+  static void writeClientConfs() throws IOException {
+    java.util.Set<String> targets = new java.util.LinkedHashSet<>(PE_TARGETS);
+    targets.add(Targets.BASALT);
+    for (String name : targets) {
+      CONFS.put(name, writeClientConf(name));
+    }
+  }
+
+  private static Path writeClientConf(String targetName) throws IOException {
+    Configuration c = Targets.get(targetName).clientConfiguration();
+    Path conf = Files.createDirectories(dir.resolve("conf-" + targetName));
     Files.writeString(conf.resolve("hbase-site.xml"), String.join("\n",
         "<?xml version=\"1.0\"?>",
         "<configuration>",
@@ -65,11 +73,13 @@ class HBaseToolsTest {
         "logger.zookeeper.name = org.apache.zookeeper",
         "logger.zookeeper.level = WARN",
         ""), StandardCharsets.UTF_8);
+    return conf;
   }
 
   /** Runs a tool's main in a child JVM to completion; returns its exit code, its output in {@code log}. */
-  private static int runTool(String mainClass, List<String> args, Path log) throws IOException, InterruptedException {
-    String classpath = conf + File.pathSeparator + Processes.classpathFromBuild(TOOLS_CLASSPATH);
+  private static int runTool(String target, String mainClass, List<String> args, Path log)
+      throws IOException, InterruptedException {
+    String classpath = CONFS.get(target) + File.pathSeparator + Processes.classpathFromBuild(TOOLS_CLASSPATH);
     Process p = Processes.startJava(List.of("-Xmx512m"), classpath, mainClass, args, log);
     try {
       if (!p.waitFor(TOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -97,19 +107,30 @@ class HBaseToolsTest {
   }
 
   /** In this order: the writes fill TestTable, which the reads, scans and read-modify-writes then use. */
-  @ParameterizedTest(name = "PerformanceEvaluation {0}")
-  @ValueSource(strings = {"sequentialWrite", "randomWrite", "randomRead", "scan", "scanRange100", "increment", "append",
-      "checkAndMutate"})
-  void performanceEvaluation(String command) throws Exception {
-    Path log = logFor("pe-" + command);
-    int exit = runTool("org.apache.hadoop.hbase.PerformanceEvaluation",
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> peRuns() {
+    List<org.junit.jupiter.params.provider.Arguments> runs = new ArrayList<>();
+    for (String command : List.of("sequentialWrite", "randomWrite", "randomRead", "scan", "scanRange100", "increment",
+        "append", "checkAndMutate")) {
+      for (String target : PE_TARGETS) {
+        runs.add(org.junit.jupiter.params.provider.Arguments.of(command, target));
+      }
+    }
+    return runs.stream();
+  }
+
+  @ParameterizedTest(name = "PerformanceEvaluation {0} on {1}")
+  @org.junit.jupiter.params.provider.MethodSource("peRuns")
+  void performanceEvaluation(String command, String target) throws Exception {
+    Path log = logFor("pe-" + command + "-" + target);
+    int exit = runTool(target, "org.apache.hadoop.hbase.PerformanceEvaluation",
         List.of("--nomapred", "--rows=" + PE_ROWS, "--valueSize=100", command, "1"), log);
     String output = Files.readString(log, StandardCharsets.UTF_8);
     assertThat(exit).as("PE %s exit code; output %s:%n%s", command, log, Processes.tail(log, 60)).isZero();
     assertThat(errorLines(log)).as("PE %s error lines; output %s", command, log).isEmpty();
     Matcher rate = PE_RATE.matcher(output);
     assertThat(rate.find()).as("PE %s printed no rate; output %s:%n%s", command, log, Processes.tail(log, 40)).isTrue();
-    String line = String.format("PE %-15s %d rows, 1 thread: %s ops/s (PE's Avg TPS/QPS)%n", command, PE_ROWS, rate.group(1));
+    String line = String.format("PE %-15s %-6s %d rows, 1 thread: %s ops/s (PE's Avg TPS/QPS)%n", command, target, PE_ROWS,
+        rate.group(1));
     System.out.print(line);
     Files.writeString(Processes.logDir().resolve("pe-summary.txt"), line, StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -120,7 +141,7 @@ class HBaseToolsTest {
     Path log = logFor("loadtesttool");
     // 2000 keys, 1-4 columns of 100-300 bytes each, 2 writer, 2 updater (increments, appends, checkAndMutate) and
     // 2 reader threads; the readers verify every key the writers and updaters report done.
-    int exit = runTool("org.apache.hadoop.hbase.util.LoadTestTool",
+    int exit = runTool(Targets.BASALT, "org.apache.hadoop.hbase.util.LoadTestTool",
         List.of("-tn", "loadtest", "-num_keys", "2000", "-write", "2:200:2", "-update", "50:2", "-read", "100:2"), log);
     String output = Files.readString(log, StandardCharsets.UTF_8);
     assertThat(exit).as("LoadTestTool exit code; output %s:%n%s", log, Processes.tail(log, 60)).isZero();
