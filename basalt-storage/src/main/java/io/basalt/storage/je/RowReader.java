@@ -218,6 +218,9 @@ final class RowReader {
     /** Adds a cell subject to the per-family offset and limit; false when the family is done. */
     private boolean emit(Cell cell) {
       familyCount++;
+      if (options.maxResultsPerFamily() == 0) {
+        return false; // HBase counts the cell, then finds the family's limit already reached
+      }
       if (familyCount <= options.offsetPerFamily()) {
         return true;
       }
