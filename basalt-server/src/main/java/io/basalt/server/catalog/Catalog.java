@@ -196,6 +196,10 @@ public final class Catalog {
     return out;
   }
 
+  public Optional<RegionRecord> region(String encodedName) {
+    return Optional.ofNullable(regions.get(encodedName));
+  }
+
   public synchronized void putRegion(RegionRecord r) throws IOException {
     write(root + "/regionmap/" + r.info().getEncodedName(), r.encode());
     regions.put(r.info().getEncodedName(), r);

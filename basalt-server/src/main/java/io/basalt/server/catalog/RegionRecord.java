@@ -10,38 +10,83 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
 
 /**
- * One region in the RegionMap: its identity, where it is served (null while unassigned) and its state.
- * Stored as {@code int len | RegionInfo bytes (PBUF) | UTF server ("" if none) | UTF state}.
+ * One region in the RegionMap: its identity, the server whose disk holds its data (null before it was
+ * first placed), its state, and for a split parent its two daughters.
+ * <pre>
+ * version 1: int32 -1 | byte 1 | region | UTF server ("" if none) | UTF state | region? splitA | region? splitB
+ *   region  = int32 len | RegionInfo PBUF bytes;  region? = int32 0 for none, else a region
+ * version 0 (before splits): int32 len | RegionInfo bytes | UTF server | UTF state
+ * </pre>
  */
-public record RegionRecord(RegionInfo info, ServerName server, String state) {
+public record RegionRecord(RegionInfo info, ServerName server, String state, RegionInfo splitA, RegionInfo splitB) {
+  /** Assigned to {@link #server()} (served while that server is up). */
   public static final String OPEN = "OPEN";
+  /** Its table is disabled. */
   public static final String CLOSED = "CLOSED";
+  /** A retired split parent; its daughters serve its rows. */
+  public static final String SPLIT = "SPLIT";
+
+  public RegionRecord(RegionInfo info, ServerName server, String state) {
+    this(info, server, state, null, null);
+  }
 
   byte[] encode() {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
-      byte[] ri = RegionInfo.toByteArray(info);
-      out.writeInt(ri.length);
-      out.write(ri);
+      out.writeInt(-1);
+      out.writeByte(1);
+      writeRegion(out, info);
       out.writeUTF(server == null ? "" : server.getServerName());
       out.writeUTF(state);
+      writeRegion(out, splitA);
+      writeRegion(out, splitB);
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  static RegionRecord decode(byte[] data) throws IOException {
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-    byte[] ri = new byte[in.readInt()];
-    in.readFully(ri);
-    String server = in.readUTF();
-    String state = in.readUTF();
+  private static void writeRegion(DataOutputStream out, RegionInfo r) throws IOException {
+    if (r == null) {
+      out.writeInt(0);
+      return;
+    }
+    byte[] b = RegionInfo.toByteArray(r);
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  private static RegionInfo readRegion(DataInputStream in, int length) throws IOException {
+    if (length == 0) {
+      return null;
+    }
+    byte[] b = new byte[length];
+    in.readFully(b);
     try {
-      return new RegionRecord(RegionInfo.parseFrom(ri), server.isEmpty() ? null : ServerName.valueOf(server), state);
+      return RegionInfo.parseFrom(b);
     } catch (DeserializationException e) {
       throw new IOException("corrupt region record", e);
     }
+  }
+
+  static RegionRecord decode(byte[] data) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+    int first = in.readInt();
+    if (first >= 0) {
+      RegionInfo info = readRegion(in, first);
+      String server = in.readUTF();
+      return new RegionRecord(info, server.isEmpty() ? null : ServerName.valueOf(server), in.readUTF());
+    }
+    int version = in.readByte();
+    if (version != 1) {
+      throw new IOException("region record of unknown version " + version + ": written by a newer Basalt?");
+    }
+    RegionInfo info = readRegion(in, in.readInt());
+    String server = in.readUTF();
+    String state = in.readUTF();
+    RegionInfo a = readRegion(in, in.readInt());
+    RegionInfo b = readRegion(in, in.readInt());
+    return new RegionRecord(info, server.isEmpty() ? null : ServerName.valueOf(server), state, a, b);
   }
 }

@@ -2,15 +2,20 @@ package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
-import io.basalt.server.regionserver.RegionServer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceExistException;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.PleaseHoldException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
@@ -27,20 +32,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The master's work: tables, namespaces and their regions, kept in the {@link Catalog}, with regions opened
- * on the region server. Every operation completes before it returns (the RPC layer still hands clients a
- * procedure id to poll, as HBase does).
+ * on the live region servers. Every operation completes before it returns (the RPC layer still hands
+ * clients a procedure id to poll, as HBase does). One replica per region: a region's data lives on the disk
+ * of the server that hosts it, so while that server is down its regions stay assigned to it, unavailable,
+ * and are opened there again when it returns.
  */
 public final class Master {
   private static final Logger LOG = LoggerFactory.getLogger(Master.class);
 
   private final Catalog catalog;
-  private final RegionServer regionServer;
+  private final ServerManager servers;
   private final ServerName name;
   private long lastRegionId;
+  private volatile boolean reconcilePending;
 
-  public Master(Catalog catalog, RegionServer regionServer, ServerName name) {
+  public Master(Catalog catalog, ServerManager servers, ServerName name) {
     this.catalog = catalog;
-    this.regionServer = regionServer;
+    this.servers = servers;
     this.name = name;
   }
 
@@ -52,16 +60,110 @@ public final class Master {
     return catalog;
   }
 
-  public RegionServer regionServer() {
-    return regionServer;
+  public ServerManager servers() {
+    return servers;
   }
 
-  /** Opens the regions of every enabled table (start-up). */
-  public synchronized void assignAll() throws IOException {
+  /** A region server registered: serve its regions again (and any unassigned ones). */
+  public synchronized void serverUp(ServerName server) {
+    servers.up(server);
+    LOG.info("region server {} is online", server);
+    reconcile();
+  }
+
+  /** A region server's registration vanished: its regions stay assigned to it, unavailable until it returns. */
+  public synchronized void serverDown(ServerName server) {
+    servers.down(server);
+    long hosted = catalog.allRegions().stream().filter(r -> server.equals(r.server())).count();
+    LOG.warn("region server {} is gone; its {} regions are unavailable until it returns", server, hosted);
+  }
+
+  /**
+   * Brings the RegionMap and the live servers into agreement: each region of an enabled table is opened
+   * where its data is (its server, that server restarted under a new start code, or a live server that
+   * reports the region's directory); a region never placed goes to the least loaded live server. Regions
+   * whose server is down stay as they are. Safe to repeat: opening an open region does nothing.
+   */
+  public synchronized void reconcile() {
+    reconcilePending = false;
+    Map<String, ServerName> stored = null;
     for (TableDescriptor t : catalog.tables()) {
-      if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) == TableState.State.ENABLED) {
-        openRegions(t, catalog.regions(t.getTableName()).stream().map(RegionRecord::info).toList());
+      if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) != TableState.State.ENABLED) {
+        continue;
       }
+      for (RegionRecord r : catalog.regions(t.getTableName())) {
+        if (!RegionRecord.OPEN.equals(r.state())) {
+          continue;
+        }
+        try {
+          Optional<ServerName> where = servers.isLive(r.server()) ? Optional.of(r.server()) : servers.liveAt(r.server());
+          if (where.isEmpty()) {
+            if (stored == null) {
+              stored = storedRegions();
+            }
+            where = Optional.ofNullable(stored.get(r.info().getEncodedName()));
+          }
+          if (where.isEmpty() && r.server() == null) {
+            where = leastLoaded();
+          }
+          if (where.isPresent()) {
+            open(t, r.info(), where.get());
+          }
+        } catch (IOException e) {
+          reconcilePending = true;
+          LOG.warn("cannot open {} yet: {}", r.info().getRegionNameAsString(), e.toString());
+        }
+      }
+    }
+  }
+
+  /** Runs {@link #reconcile()} again if the last one could not open everything (a server was busy or gone). */
+  public void retryReconcile() {
+    if (reconcilePending) {
+      reconcile();
+    }
+  }
+
+  /** Which live server holds which region directory (asked of each server). */
+  private Map<String, ServerName> storedRegions() {
+    Map<String, ServerName> out = new HashMap<>();
+    for (ServerName s : servers.live()) {
+      try {
+        for (String encoded : servers.control(s).storedRegions()) {
+          out.put(encoded, s);
+        }
+      } catch (IOException e) {
+        LOG.warn("cannot list the regions stored on {}: {}", s, e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private Optional<ServerName> leastLoaded() {
+    Map<ServerName, Integer> load = load();
+    return load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
+        .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey);
+  }
+
+  /** Regions assigned to each live server. */
+  public Map<ServerName, Integer> load() {
+    Map<ServerName, Integer> load = new HashMap<>();
+    for (ServerName s : servers.live()) {
+      load.put(s, 0);
+    }
+    for (RegionRecord r : catalog.allRegions()) {
+      if (r.server() != null && load.containsKey(r.server()) && !RegionRecord.SPLIT.equals(r.state())) {
+        load.merge(r.server(), 1, Integer::sum);
+      }
+    }
+    return load;
+  }
+
+  private void open(TableDescriptor table, RegionInfo info, ServerName server) throws IOException {
+    servers.control(server).openRegion(info, table);
+    Optional<RegionRecord> old = catalog.region(info.getEncodedName());
+    if (old.isEmpty() || !server.equals(old.get().server()) || !RegionRecord.OPEN.equals(old.get().state())) {
+      catalog.putRegion(new RegionRecord(info, server, RegionRecord.OPEN));
     }
   }
 
@@ -119,18 +221,49 @@ public final class Master {
     return out;
   }
 
+  /** Opens new regions spread over the live servers, or enabled ones where their data is. */
   private void openRegions(TableDescriptor desc, List<RegionInfo> regions) throws IOException {
+    Map<String, RegionRecord> known = new HashMap<>();
+    for (RegionRecord r : catalog.regions(desc.getTableName())) {
+      known.put(r.info().getEncodedName(), r);
+    }
     for (RegionInfo info : regions) {
-      regionServer.openRegion(info, desc);
-      catalog.putRegion(new RegionRecord(info, regionServer.serverName(), RegionRecord.OPEN));
+      RegionRecord r = known.get(info.getEncodedName());
+      ServerName where = r != null && r.server() != null ? servers.liveAt(r.server()).orElse(null) : null;
+      if (r != null && r.server() != null && where == null) {
+        // Its data is on a server that is down: assigned, unavailable until that server returns.
+        catalog.putRegion(new RegionRecord(info, r.server(), RegionRecord.OPEN));
+        continue;
+      }
+      if (where == null) {
+        where = leastLoaded().orElseThrow(() -> new PleaseHoldException("no region server is online yet"));
+      }
+      open(desc, info, where);
     }
   }
 
+  /** Closes the table's regions; the RegionMap keeps where each one's data is. */
   private void closeRegions(TableName name) throws IOException {
-    for (RegionRecord r : catalog.regions(name)) {
-      regionServer.closeRegion(r.info().getEncodedName());
-      catalog.putRegion(new RegionRecord(r.info(), null, RegionRecord.CLOSED));
+    for (RegionRecord r : servedRegions(name)) {
+      if (servers.isLive(r.server())) {
+        servers.control(r.server()).closeRegion(r.info());
+      }
+      catalog.putRegion(new RegionRecord(r.info(), r.server(), RegionRecord.CLOSED));
     }
+  }
+
+  /** The table's regions that hold data to serve (split parents are retired). */
+  private List<RegionRecord> servedRegions(TableName name) {
+    return catalog.regions(name).stream().filter(r -> !RegionRecord.SPLIT.equals(r.state())).toList();
+  }
+
+  /** Deletes a region's data where it lives (a server that is down cleans it up when it returns). */
+  private void dropRegion(RegionRecord r) throws IOException {
+    Optional<ServerName> where = servers.liveAt(r.server());
+    if (where.isPresent()) {
+      servers.control(where.get()).dropRegion(r.info());
+    }
+    catalog.removeRegion(r.info());
   }
 
   public synchronized void disableTable(TableName name) throws IOException {
@@ -149,7 +282,7 @@ public final class Master {
       throw new TableNotDisabledException(name);
     }
     catalog.setState(name, TableState.State.ENABLING);
-    openRegions(desc, catalog.regions(name).stream().map(RegionRecord::info).toList());
+    openRegions(desc, servedRegions(name).stream().map(RegionRecord::info).toList());
     catalog.setState(name, TableState.State.ENABLED);
   }
 
@@ -159,8 +292,7 @@ public final class Master {
       throw new TableNotDisabledException(name);
     }
     for (RegionRecord r : catalog.regions(name)) {
-      regionServer.dropRegion(r.info());
-      catalog.removeRegion(r.info());
+      dropRegion(r);
     }
     catalog.removeTable(name);
     LOG.info("deleted table {}", name);
@@ -171,11 +303,12 @@ public final class Master {
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
-    List<RegionRecord> old = catalog.regions(name);
     List<byte[]> splits = new ArrayList<>();
-    for (RegionRecord r : old) {
-      regionServer.dropRegion(r.info());
-      catalog.removeRegion(r.info());
+    for (RegionRecord r : catalog.regions(name)) {
+      dropRegion(r);
+      if (RegionRecord.SPLIT.equals(r.state())) {
+        continue;
+      }
       if (r.info().getStartKey().length > 0) {
         splits.add(r.info().getStartKey());
       }
@@ -192,7 +325,15 @@ public final class Master {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
     catalog.putTable(desc);
-    regionServer.alterTable(desc);
+    Set<ServerName> hosts = new HashSet<>();
+    for (RegionRecord r : catalog.regions(name)) {
+      if (servers.isLive(r.server())) {
+        hosts.add(r.server());
+      }
+    }
+    for (ServerName s : hosts) {
+      servers.control(s).alterTable(desc);
+    }
   }
 
   public synchronized void createNamespace(NamespaceDescriptor ns) throws IOException {

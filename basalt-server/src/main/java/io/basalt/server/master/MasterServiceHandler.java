@@ -290,22 +290,25 @@ public final class MasterServiceHandler {
   // ---------------------------------------------------------------- cluster
 
   public GetClusterStatusResponse getClusterStatus(CallController c, GetClusterStatusRequest r) {
-    ServerName rs = master.regionServer().serverName();
-    Map<byte[], RegionMetrics> regions = new TreeMap<>(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
+    Map<ServerName, List<RegionMetrics>> regions = new TreeMap<>();
+    for (ServerName s : master.servers().live()) {
+      regions.put(s, new ArrayList<>());
+    }
     for (RegionRecord rec : master.catalog().allRegions()) {
-      if (rs.equals(rec.server())) {
-        byte[] name = rec.info().getRegionName();
-        regions.put(name, RegionMetricsBuilder.newBuilder(name).build());
+      List<RegionMetrics> onServer = rec.server() == null ? null : regions.get(rec.server());
+      if (onServer != null && RegionRecord.OPEN.equals(rec.state())) {
+        onServer.add(RegionMetricsBuilder.newBuilder(rec.info().getRegionName()).build());
       }
     }
-    ServerMetrics metrics = ServerMetricsBuilder.newBuilder(rs).setRegionMetrics(new ArrayList<>(regions.values()))
-        .setVersion(VersionInfo.getVersion()).build();
+    Map<ServerName, ServerMetrics> live = new TreeMap<>();
+    regions.forEach((s, list) -> live.put(s, ServerMetricsBuilder.newBuilder(s).setRegionMetrics(list)
+        .setVersion(VersionInfo.getVersion()).build()));
     ClusterMetrics cluster = ClusterMetricsBuilder.newBuilder()
         .setHBaseVersion(VersionInfo.getVersion())
         .setClusterId(master.catalog().clusterId())
         .setMasterName(master.name())
-        .setLiveServerMetrics(Map.of(rs, metrics))
-        .setServerNames(List.of(rs))
+        .setLiveServerMetrics(live)
+        .setServerNames(new ArrayList<>(live.keySet()))
         .setBalancerOn(false)
         .setMasterInfoPort(-1)
         .build();

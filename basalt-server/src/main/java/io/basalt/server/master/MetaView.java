@@ -79,6 +79,10 @@ public final class MetaView implements MetaSource {
         cells.add(new KeyValue(row, INFO, HConstants.STARTCODE_QUALIFIER, ts, Bytes.toBytes(r.server().getStartCode())));
       }
       cells.add(new KeyValue(row, INFO, HConstants.STATE_QUALIFIER, ts, r.state().getBytes(StandardCharsets.UTF_8)));
+      if (r.splitA() != null) {
+        cells.add(new KeyValue(row, INFO, HConstants.SPLITA_QUALIFIER, ts, RegionInfo.toByteArray(r.splitA())));
+        cells.add(new KeyValue(row, INFO, HConstants.SPLITB_QUALIFIER, ts, RegionInfo.toByteArray(r.splitB())));
+      }
       cells.sort(CellComparator.getInstance());
       out.put(row, cells);
     }

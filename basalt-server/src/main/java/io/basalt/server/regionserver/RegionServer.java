@@ -1,13 +1,17 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.convert.Schemas;
+import io.basalt.storage.io.LocalStorageFiles;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.ServerName;
@@ -20,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * The regions one server hosts, each a storage region in {@code dataDir/regions/<encoded name>}, plus the
  * state of the client protocol around them (scanner leases, nonces).
  */
-public final class RegionServer implements AutoCloseable {
+public final class RegionServer implements RegionServerControl, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionServer.class);
 
   private final ServerName serverName;
@@ -29,13 +33,23 @@ public final class RegionServer implements AutoCloseable {
   private final Map<String, HostedRegion> regions = new ConcurrentHashMap<>();
   private final ScannerLeases leases;
   private final Nonces nonces = new Nonces();
+  private final ServerLease lease;
   private volatile MetaSource meta;
 
-  public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis) {
+  public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
+      ServerLease lease) {
     this.serverName = serverName;
     this.engine = engine;
-    this.regionsDir = dataDir.resolve("regions");
+    this.regionsDir = dataDir == null ? null : dataDir.resolve("regions");
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
+    this.lease = lease;
+  }
+
+  /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
+  public static RegionServer metaOnly(ServerName serverName, MetaSource meta, long scannerLeaseMillis) {
+    RegionServer rs = new RegionServer(serverName, null, null, scannerLeaseMillis, ServerLease.unbounded());
+    rs.serveMeta(meta);
+    return rs;
   }
 
   public ServerName serverName() {
@@ -63,15 +77,26 @@ public final class RegionServer implements AutoCloseable {
     return regionsDir.resolve(info.getEncodedName());
   }
 
+  public ServerLease lease() {
+    return lease;
+  }
+
   /** Opens (creating if new) the store of a region and starts serving it. */
-  public void openRegion(RegionInfo info, TableDescriptor table) throws IOException {
+  @Override
+  public synchronized void openRegion(RegionInfo info, TableDescriptor table) throws IOException {
+    if (engine == null) {
+      throw new IOException(serverName + " hosts no regions");
+    }
     if (regions.containsKey(info.getEncodedName())) {
       return;
     }
     Path dir = regionDir(info);
     Region store;
     try {
-      store = Files.isDirectory(dir) ? engine.open(dir) : engine.create(dir, Schemas.descriptor(table, info));
+      // A daughter's directory is a clone of its parent's: opening it restricted to the daughter's range
+      // hides the other half at once (and collects it in the background); for any other region it is a no-op.
+      store = Files.isDirectory(dir) ? engine.openRestricted(dir, Schemas.descriptor(table, info).range())
+          : engine.create(dir, Schemas.descriptor(table, info));
       if (!store.descriptor().families().equals(Schemas.descriptor(table, info).families())) {
         store.alterFamilies(Schemas.descriptor(table, info));
       }
@@ -82,8 +107,13 @@ public final class RegionServer implements AutoCloseable {
     LOG.info("opened region {}", info.getRegionNameAsString());
   }
 
+  @Override
+  public void closeRegion(RegionInfo info) {
+    closeRegion(info.getEncodedName());
+  }
+
   /** Stops serving a region and closes its store. */
-  public void closeRegion(String encodedName) {
+  public synchronized void closeRegion(String encodedName) {
     HostedRegion r = regions.remove(encodedName);
     if (r != null) {
       leases.closeRegion(r.info().getRegionNameAsString());
@@ -93,13 +123,17 @@ public final class RegionServer implements AutoCloseable {
   }
 
   /** Closes a region and deletes its data (table deleted or truncated). */
-  public void dropRegion(RegionInfo info) throws IOException {
+  @Override
+  public synchronized void dropRegion(RegionInfo info) throws IOException {
     closeRegion(info.getEncodedName());
-    io.basalt.storage.io.LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(info));
+    if (regionsDir != null) {
+      LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(info));
+    }
   }
 
   /** Applies a changed table descriptor (families, settings) to its open regions. */
-  public void alterTable(TableDescriptor table) {
+  @Override
+  public synchronized void alterTable(TableDescriptor table) {
     regions.replaceAll((name, r) -> {
       if (!r.info().getTable().equals(table.getTableName())) {
         return r;
@@ -109,9 +143,14 @@ public final class RegionServer implements AutoCloseable {
     });
   }
 
+  /** The region to serve a request on; refused while the server's lease is not confirmed (fencing). */
   HostedRegion region(byte[] regionName) throws NotServingRegionException {
     String encoded = RegionInfo.encodeRegionName(regionName);
     HostedRegion r = regions.get(encoded);
+    if (r != null && !lease.valid()) {
+      throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
+          + ": " + serverName + " cannot confirm its ZooKeeper session, so it serves nothing until it can");
+    }
     if (r == null) {
       throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
           + " is not online on " + serverName);
@@ -119,8 +158,96 @@ public final class RegionServer implements AutoCloseable {
     return r;
   }
 
-  public Collection<RegionInfo> onlineRegions() {
+  @Override
+  public List<RegionInfo> onlineRegions() {
     return regions.values().stream().map(HostedRegion::info).toList();
+  }
+
+  @Override
+  public List<String> storedRegions() throws IOException {
+    List<String> out = new ArrayList<>();
+    if (regionsDir != null && Files.isDirectory(regionsDir)) {
+      try (var dirs = Files.list(regionsDir)) {
+        // Work directories (a clone in progress) carry a suffix; region directories are bare encoded names.
+        dirs.filter(Files::isDirectory).map(d -> d.getFileName().toString()).filter(n -> !n.contains("."))
+            .forEach(out::add);
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ split
+
+  @Override
+  public Optional<byte[]> midpoint(RegionInfo parent) throws IOException {
+    return region(parent.getRegionName()).store().midpointRow();
+  }
+
+  /**
+   * Split's local work: stops serving the parent (new operations are refused, in-flight ones drain, its log
+   * is synced and closed), then clones its log into each daughter's directory: closed segments hard-linked,
+   * only the tail copied. A daughter directory appears only complete (cloned aside, then renamed), so a
+   * repeat after a crash finishes the job. Returns the bytes copied.
+   */
+  @Override
+  public synchronized long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+      throws IOException {
+    closeRegion(parent.getEncodedName());
+    long copied = 0;
+    for (RegionInfo daughter : List.of(daughterA, daughterB)) {
+      Path target = regionDir(daughter);
+      if (Files.isDirectory(target)) {
+        continue;
+      }
+      Path source = regionDir(parent);
+      if (!Files.isDirectory(source)) {
+        throw new IOException("cannot split " + parent.getRegionNameAsString() + ": its data is not on " + serverName);
+      }
+      Path work = regionsDir.resolve(daughter.getEncodedName() + ".cloning");
+      LocalStorageFiles.INSTANCE.deleteRecursively(work);
+      try {
+        copied += engine.cloneClosed(source, work);
+      } catch (RuntimeException e) {
+        throw new IOException("cloning " + parent.getRegionNameAsString() + " failed: " + e.getMessage(), e);
+      }
+      Files.move(work, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+    return copied;
+  }
+
+  /** Undoes a split that did not reach its point of no return: daughters dropped, the parent served again. */
+  @Override
+  public synchronized void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA,
+      RegionInfo daughterB) throws IOException {
+    for (RegionInfo daughter : List.of(daughterA, daughterB)) {
+      dropRegion(daughter);
+      LocalStorageFiles.INSTANCE.deleteRecursively(regionsDir.resolve(daughter.getEncodedName() + ".cloning"));
+    }
+    openRegion(parent, table);
+  }
+
+  /** Sizes of the regions served now, for split thresholds and the balancer. */
+  public Map<RegionInfo, io.basalt.storage.region.RegionStats> regionStats() {
+    Map<RegionInfo, io.basalt.storage.region.RegionStats> out = new java.util.HashMap<>();
+    for (HostedRegion r : regions.values()) {
+      try {
+        out.put(r.info(), r.store().stats());
+      } catch (RuntimeException e) {
+        // closing right now
+      }
+    }
+    return out;
+  }
+
+  /** Closes every region (the session was lost: the master may now reassign them). */
+  public synchronized void closeAll() {
+    for (String name : List.copyOf(regions.keySet())) {
+      try {
+        closeRegion(name);
+      } catch (RuntimeException e) {
+        LOG.warn("closing region {} failed", name, e);
+      }
+    }
   }
 
   public Region store(String encodedName) {
@@ -131,12 +258,6 @@ public final class RegionServer implements AutoCloseable {
   @Override
   public void close() {
     leases.close();
-    for (String name : regions.keySet()) {
-      try {
-        closeRegion(name);
-      } catch (RuntimeException e) {
-        LOG.warn("closing region {} failed", name, e);
-      }
-    }
+    closeAll();
   }
 }

@@ -36,6 +36,41 @@ public final class ZooKeeperRegistry {
     }
   }
 
+  /** The cluster id, as the active master published it. */
+  public String clusterId() throws IOException {
+    try {
+      return ClusterId.parseFrom(strip(zk.getData().forPath(parent + "/hbaseid"))).getClusterId();
+    } catch (Exception e) {
+      throw new IOException("no cluster id in ZooKeeper yet (is a master running?)", e);
+    }
+  }
+
+  /** The active master, as it published itself. */
+  public ServerName master() throws IOException {
+    try {
+      return ProtobufUtil.toServerName(Master.parseFrom(strip(zk.getData().forPath(parent + "/master"))).getMaster());
+    } catch (Exception e) {
+      throw new org.apache.hadoop.hbase.MasterNotRunningException("no active master in ZooKeeper: " + e.getMessage());
+    }
+  }
+
+  /** Where {@code hbase:meta} is served (by the active master). */
+  public ServerName metaServer() throws IOException {
+    try {
+      return ProtobufUtil.toServerName(MetaRegionServer.parseFrom(strip(
+          zk.getData().forPath(parent + "/meta-region-server"))).getServer());
+    } catch (Exception e) {
+      throw new org.apache.hadoop.hbase.MasterNotRunningException("no meta location in ZooKeeper: " + e.getMessage());
+    }
+  }
+
+  private static byte[] strip(byte[] data) throws IOException {
+    if (!ProtobufUtil.isPBMagicPrefix(data)) {
+      throw new IOException("registry znode without PBUF prefix");
+    }
+    return java.util.Arrays.copyOfRange(data, ProtobufUtil.lengthOfPBMagic(), data.length);
+  }
+
   private void put(String path, byte[] proto, CreateMode mode) throws Exception {
     byte[] data = ProtobufUtil.prependPBMagic(proto);
     zk.delete().quietly().forPath(path);

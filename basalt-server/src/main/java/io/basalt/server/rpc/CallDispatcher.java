@@ -19,14 +19,21 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ServiceException;
  */
 public final class CallDispatcher {
   private final Map<String, BlockingService> services = new ConcurrentHashMap<>();
+  private volatile boolean ready;
 
   /** Registers a service under its short protobuf name ({@code ClientService}, {@code MasterService}, ...). */
   public void register(BlockingService service) {
     services.put(service.getDescriptorForType().getName(), service);
   }
 
-  boolean knows(String serviceName) {
-    return services.containsKey(serviceName);
+  /** Until this is called (start-up, a standby master) calls are answered with a retriable "not yet". */
+  public void markReady() {
+    ready = true;
+  }
+
+  /** Whether a connection naming this service may stay open: a known service, or one that may come. */
+  boolean accepts(String serviceName) {
+    return !ready || services.containsKey(serviceName);
   }
 
   /** Reads just the call id of a frame (for errors about frames that cannot be run). */
@@ -50,6 +57,9 @@ public final class CallDispatcher {
       RequestHeader header = readDelimited(in, RequestHeader.getDefaultInstance());
       callId = header.getCallId();
       BlockingService service = services.get(serviceName);
+      if (service == null && !ready) {
+        throw new org.apache.hadoop.hbase.ipc.ServerNotRunningYetException("Server is not running yet");
+      }
       if (service == null) {
         throw new DoNotRetryIOException(new UnsupportedOperationException("unknown service " + serviceName));
       }

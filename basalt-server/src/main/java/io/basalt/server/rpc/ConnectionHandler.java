@@ -74,7 +74,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
       fatal(ctx, new FatalConnectionException("Unsupported cell block compressor " + header.getCellBlockCompressorClass()));
       return;
     }
-    if (!dispatcher.knows(service)) {
+    if (!dispatcher.accepts(service)) {
       fatal(ctx, new FatalConnectionException("Unknown service " + service));
       return;
     }

@@ -1,0 +1,177 @@
+package io.basalt.it.cluster;
+
+import io.basalt.it.target.Processes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+
+/**
+ * A Basalt cluster of real processes on 127.0.0.1: one ZooKeeper, masters and region servers, each a child
+ * JVM ({@link Processes#startJava}, so none outlives the test run), each region server with its own data
+ * directory and port that survive its restarts. Stops only the processes it started.
+ */
+public final class LocalCluster implements AutoCloseable {
+  /** Short sessions so failures are noticed in seconds, as a test needs. */
+  public static final int SESSION_TIMEOUT_MILLIS = 4_000;
+
+  private final Path dir;
+  private final String classpath = System.getProperty("java.class.path");
+  private final int zookeeperPort;
+  private final Process zookeeper;
+  private final List<Node> masters = new ArrayList<>();
+  private final List<Node> regionServers = new ArrayList<>();
+
+  /** One child process and the fixed port and directory it uses across restarts. */
+  public static final class Node {
+    final String name;
+    final int port;
+    final Path dataDir;
+    final List<String> args;
+    final String mainClass;
+    Process process;
+
+    Node(String name, int port, Path dataDir, String mainClass, List<String> args) {
+      this.name = name;
+      this.port = port;
+      this.dataDir = dataDir;
+      this.mainClass = mainClass;
+      this.args = args;
+    }
+
+    public int port() {
+      return port;
+    }
+
+    public long pid() {
+      return process.pid();
+    }
+
+    public boolean alive() {
+      return process != null && process.isAlive();
+    }
+  }
+
+  public LocalCluster(Path dir, int masters, int regionServers) throws IOException, InterruptedException {
+    this.dir = dir;
+    int[] ports = Processes.freePorts(1);
+    zookeeperPort = ports[0];
+    zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
+        List.of("--port", Integer.toString(zookeeperPort), "--data-dir", dir.resolve("zookeeper").toString()),
+        log("zookeeper"));
+    awaitPort(zookeeperPort, "zookeeper", log("zookeeper"));
+    for (int i = 0; i < masters; i++) {
+      addMaster();
+    }
+    for (int i = 0; i < regionServers; i++) {
+      addRegionServer();
+    }
+  }
+
+  private Path log(String name) {
+    return Processes.logDir().resolve("cluster-" + dir.getFileName() + "-" + name + ".log");
+  }
+
+  public Node addMaster() throws IOException, InterruptedException {
+    int port = Processes.freePorts(1)[0];
+    Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain",
+        List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port),
+            "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS)));
+    masters.add(n);
+    start(n);
+    return n;
+  }
+
+  public Node addRegionServer() throws IOException, InterruptedException {
+    int port = Processes.freePorts(1)[0];
+    String name = "regionserver-" + regionServers.size();
+    Path data = dir.resolve(name);
+    Node n = new Node(name, port, data, "io.basalt.server.launch.RegionServerMain",
+        List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port), "--data-dir",
+            data.toString(), "--cache-mb", "32", "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS)));
+    regionServers.add(n);
+    start(n);
+    return n;
+  }
+
+  /** (Re)starts a node on its port and directory and waits until it listens. */
+  public void start(Node n) throws IOException, InterruptedException {
+    n.process = Processes.startJava(List.of("-Xmx256m", "-XX:+UseZGC"), classpath, n.mainClass, n.args, log(n.name));
+    awaitPort(n.port, n.name, log(n.name));
+  }
+
+  private static void awaitPort(int port, String name, Path log) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Processes.accepts(port)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + " does not listen on " + port + " after 60 s:\n" + Processes.tail(log, 40));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  public List<Node> masters() {
+    return masters;
+  }
+
+  public List<Node> regionServers() {
+    return regionServers;
+  }
+
+  /** kill -9: no shutdown hook runs, nothing is flushed beyond what the process already wrote. */
+  public void kill(Node n) throws InterruptedException {
+    n.process.destroyForcibly();
+    n.process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM: a clean stop. */
+  public void stop(Node n) throws InterruptedException {
+    n.process.destroy();
+    if (!n.process.waitFor(60, TimeUnit.SECONDS)) {
+      n.process.destroyForcibly();
+      n.process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** SIGSTOP or SIGCONT to a child this cluster started. */
+  public void signal(Node n, String signal) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(n.pid())).inheritIO().start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IOException("kill -" + signal + " " + n.pid() + " failed");
+    }
+  }
+
+  public String logTail(Node n) {
+    return Processes.tail(log(n.name), 60);
+  }
+
+  public Configuration clientConfiguration() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.setInt("hbase.zookeeper.property.clientPort", zookeeperPort);
+    conf.setInt("hbase.client.retries.number", 30);
+    conf.setInt("hbase.client.pause", 100);
+    conf.setInt("hbase.rpc.timeout", 10_000);
+    conf.setInt("hbase.client.operation.timeout", 120_000);
+    return conf;
+  }
+
+  @Override
+  public void close() {
+    List<Node> all = new ArrayList<>(regionServers);
+    all.addAll(masters);
+    for (Node n : all) {
+      if (n.alive()) {
+        Processes.stop(n.process, 15_000);
+      }
+    }
+    Processes.stop(zookeeper, 5_000);
+    if (Files.exists(dir)) {
+      Processes.deleteRecursively(dir);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.basalt.server.control;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+
+/**
+ * The server side of control calls: named methods taking and returning a {@link ControlCodec} payload.
+ * Carried over ClientService's {@code ExecRegionServerService} under the service name {@link #SERVICE},
+ * the envelope HBase itself uses for server-side endpoints, so no extra protocol or port is needed.
+ */
+public final class ControlEndpoint {
+  public static final String SERVICE = "BasaltControl";
+
+  /** One control method. */
+  @FunctionalInterface
+  public interface Method {
+    byte[] call(ControlCodec.Reader args) throws IOException;
+  }
+
+  private final Map<String, Method> methods = new ConcurrentHashMap<>();
+
+  public ControlEndpoint register(String name, Method method) {
+    methods.put(name, method);
+    return this;
+  }
+
+  public byte[] call(String name, byte[] payload) throws IOException {
+    Method m = methods.get(name);
+    if (m == null) {
+      throw new DoNotRetryIOException("unknown control method " + name);
+    }
+    return m.call(new ControlCodec.Reader(payload));
+  }
+
+  /** Exposes a region server's {@link RegionServerControl} calls. */
+  public static ControlEndpoint of(RegionServerControl rs) {
+    byte[] none = new byte[0];
+    return new ControlEndpoint()
+        .register("openRegion", a -> {
+          rs.openRegion(a.region(), a.table());
+          return none;
+        })
+        .register("closeRegion", a -> {
+          rs.closeRegion(a.region());
+          return none;
+        })
+        .register("dropRegion", a -> {
+          rs.dropRegion(a.region());
+          return none;
+        })
+        .register("alterTable", a -> {
+          rs.alterTable(a.table());
+          return none;
+        })
+        .register("onlineRegions", a -> new ControlCodec.Writer().regions(rs.onlineRegions()).toBytes())
+        .register("storedRegions", a -> new ControlCodec.Writer().strings(rs.storedRegions()).toBytes())
+        .register("midpoint", a -> new ControlCodec.Writer().bytes(rs.midpoint(a.region()).orElse(null)).toBytes())
+        .register("closeAndClone", a -> new ControlCodec.Writer()
+            .number(rs.closeAndClone(a.region(), a.region(), a.region())).toBytes())
+        .register("rollBackSplit", a -> {
+          rs.rollBackSplit(a.region(), a.table(), a.region(), a.region());
+          return none;
+        });
+  }
+}

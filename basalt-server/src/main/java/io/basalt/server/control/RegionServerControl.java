@@ -1,0 +1,42 @@
+package io.basalt.server.control;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/**
+ * What the master asks of a region server. Every call is idempotent (opening an open region, closing a
+ * closed one, dropping a missing one all succeed), so a master that crashed mid-way can simply repeat it.
+ * Implemented by the region server itself and, across processes, by {@link RemoteRegionServer}.
+ */
+public interface RegionServerControl {
+  /** Opens the region (creating its store if it has none) and starts serving it. */
+  void openRegion(RegionInfo region, TableDescriptor table) throws IOException;
+
+  /** Stops serving the region: new operations are refused, in-flight ones drain, the log is synced. */
+  void closeRegion(RegionInfo region) throws IOException;
+
+  /** Closes the region and deletes its data (table deleted or truncated, split parent retired). */
+  void dropRegion(RegionInfo region) throws IOException;
+
+  /** Applies changed table settings (families, versions, TTL, ...) to the table's open regions. */
+  void alterTable(TableDescriptor table) throws IOException;
+
+  /** The regions being served now. */
+  List<RegionInfo> onlineRegions() throws IOException;
+
+  /** Encoded names of the regions whose data is on this server's disk, served or not. */
+  List<String> storedRegions() throws IOException;
+
+  /** The row that splits the region's data in halves; empty if it cannot be split now. */
+  Optional<byte[]> midpoint(RegionInfo parent) throws IOException;
+
+  /** Closes the parent (drained, synced) and clones its log into both daughters' directories. */
+  long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException;
+
+  /** Drops the daughters' directories (if any) and serves the parent again. */
+  void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA, RegionInfo daughterB)
+      throws IOException;
+}

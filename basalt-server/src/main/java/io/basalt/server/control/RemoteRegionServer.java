@@ -1,0 +1,69 @@
+package io.basalt.server.control;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/** A region server in another process (or this one, over loopback), driven through its control endpoint. */
+public final class RemoteRegionServer implements RegionServerControl {
+  private final ControlClient client;
+
+  public RemoteRegionServer(ControlClient client) {
+    this.client = client;
+  }
+
+  public ControlClient client() {
+    return client;
+  }
+
+  @Override
+  public void openRegion(RegionInfo region, TableDescriptor table) throws IOException {
+    client.call("openRegion", new ControlCodec.Writer().region(region).table(table).toBytes());
+  }
+
+  @Override
+  public void closeRegion(RegionInfo region) throws IOException {
+    client.call("closeRegion", new ControlCodec.Writer().region(region).toBytes());
+  }
+
+  @Override
+  public void dropRegion(RegionInfo region) throws IOException {
+    client.call("dropRegion", new ControlCodec.Writer().region(region).toBytes());
+  }
+
+  @Override
+  public void alterTable(TableDescriptor table) throws IOException {
+    client.call("alterTable", new ControlCodec.Writer().table(table).toBytes());
+  }
+
+  @Override
+  public List<RegionInfo> onlineRegions() throws IOException {
+    return new ControlCodec.Reader(client.call("onlineRegions", new byte[0])).regions();
+  }
+
+  @Override
+  public List<String> storedRegions() throws IOException {
+    return new ControlCodec.Reader(client.call("storedRegions", new byte[0])).strings();
+  }
+
+  @Override
+  public Optional<byte[]> midpoint(RegionInfo parent) throws IOException {
+    return Optional.ofNullable(new ControlCodec.Reader(client.call("midpoint",
+        new ControlCodec.Writer().region(parent).toBytes())).bytes());
+  }
+
+  @Override
+  public long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException {
+    return new ControlCodec.Reader(client.call("closeAndClone",
+        new ControlCodec.Writer().region(parent).region(daughterA).region(daughterB).toBytes())).number();
+  }
+
+  @Override
+  public void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA, RegionInfo daughterB)
+      throws IOException {
+    client.call("rollBackSplit",
+        new ControlCodec.Writer().region(parent).table(table).region(daughterA).region(daughterB).toBytes());
+  }
+}

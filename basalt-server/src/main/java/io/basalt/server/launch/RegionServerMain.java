@@ -1,0 +1,37 @@
+package io.basalt.server.launch;
+
+import io.basalt.server.regionserver.RegionServerConfig;
+import io.basalt.server.regionserver.RegionServerNode;
+import java.net.BindException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code basalt regionserver --zookeeper HOST:PORT --data-dir DIR [--host H] [--port P]
+ * [--session-timeout-ms N] [--cache-mb N]}: one region server; run several per machine with different
+ * ports and data directories.
+ */
+public final class RegionServerMain {
+  private RegionServerMain() {}
+
+  public static void main(String[] argv) throws Exception {
+    Args a = Args.parse("regionserver", argv,
+        Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb"),
+        Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port"));
+    RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
+    RegionServerConfig config = new RegionServerConfig(a.path("--data-dir", d.dataDir()), a.string("--host", d.host()),
+        a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
+        a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
+        (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20);
+    RegionServerNode node;
+    try {
+      node = new RegionServerNode(config);
+    } catch (BindException e) {
+      a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
+      return;
+    }
+    Daemon.runUntilStopped(node, "Basalt region server " + node.serverName() + " is up, data in "
+        + config.dataDir().toAbsolutePath());
+  }
+}

@@ -1,0 +1,207 @@
+package io.basalt.server.master;
+
+import io.basalt.server.catalog.Catalog;
+import io.basalt.server.control.ControlClient;
+import io.basalt.server.control.RemoteRegionServer;
+import io.basalt.server.regionserver.ClientServiceHandler;
+import io.basalt.server.regionserver.RegionServer;
+import io.basalt.server.registry.ClientMetaServiceHandler;
+import io.basalt.server.registry.ZooKeeperRegistry;
+import io.basalt.server.rpc.CallDispatcher;
+import io.basalt.server.rpc.RpcClient;
+import io.basalt.server.rpc.RpcServer;
+import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.zk.ZooKeeperClients;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.MasterProtos.MasterService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RegistryProtos.ClientMetaService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One master process. All masters take part in a ZooKeeper leader election; the winner loads the catalog,
+ * starts serving MasterService and {@code hbase:meta}, publishes itself in HBase's registry znodes and
+ * watches the region servers' registrations. A standby listens on its port but serves nothing until it
+ * wins. A master that loses its leadership stops at once ({@code onLeadershipLost}), as HBase's does.
+ */
+public final class MasterNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MasterNode.class);
+  private static final int MAX_REQUEST_BYTES = 256 << 20;
+  private static final int CONTROL_TIMEOUT_MILLIS = 120_000;
+
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final MasterConfig config;
+  private final CuratorFramework zk;
+  private final CallDispatcher dispatcher = new CallDispatcher();
+  private final RpcServer rpc;
+  private final ServerName name;
+  private final RpcClient rpcClient;
+  private final ScheduledExecutorService events =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-master-events"));
+  private final CountDownLatch active = new CountDownLatch(1);
+  private final Runnable onLeadershipLost;
+  private volatile Catalog catalog;
+  private volatile Master master;
+  private volatile boolean closing;
+
+  public MasterNode(MasterConfig config, Runnable onLeadershipLost) throws IOException {
+    this.config = config;
+    this.onLeadershipLost = onLeadershipLost;
+    boolean ok = false;
+    try {
+      zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
+      track(zk::close);
+      rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
+          () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES));
+      name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
+      rpcClient = track(new RpcClient("basalt-master", 5_000));
+      track(() -> {
+        events.shutdownNow();
+        events.awaitTermination(10, TimeUnit.SECONDS);
+      });
+      LeaderLatch latch = new LeaderLatch(zk, config.root() + "/master-election", name.getServerName());
+      latch.addListener(new LeaderLatchListener() {
+        @Override
+        public void isLeader() {
+          events.execute(MasterNode.this::becomeActive);
+        }
+
+        @Override
+        public void notLeader() {
+          if (!closing) {
+            LOG.error("master {} lost its leadership; stopping", name);
+            onLeadershipLost.run();
+          }
+        }
+      });
+      latch.start();
+      track(latch::close);
+      LOG.info("master {} started, waiting to be elected", name);
+      ok = true;
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("starting the master failed: " + e.getMessage(), e);
+    } finally {
+      if (!ok) {
+        close();
+      }
+    }
+  }
+
+  private <T extends AutoCloseable> T track(T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private void becomeActive() {
+    try {
+      Catalog c = new Catalog(zk, config.root());
+      c.load();
+      catalog = c;
+      ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient,
+          new InetSocketAddress(s.getHostname(), s.getPort()), CONTROL_TIMEOUT_MILLIS)));
+      Master m = new Master(c, servers, name);
+      MetaView meta = new MetaView(c);
+      RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
+      track(metaServer);
+      dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
+          MasterService.BlockingInterface.class, "MasterService", new MasterServiceHandler(m))));
+      dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
+          ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer))));
+      dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(
+          ClientMetaService.BlockingInterface.class, "ClientMetaService",
+          new ClientMetaServiceHandler(c::clusterId, () -> name, () -> name))));
+      dispatcher.markReady();
+      master = m;
+      watchServers(m);
+      events.scheduleWithFixedDelay(m::retryReconcile, 2, 2, TimeUnit.SECONDS);
+      new ZooKeeperRegistry(zk, config.hbaseZnodeParent()).publish(c.clusterId(), name, -1, name);
+      LOG.info("master {} is active", name);
+      active.countDown();
+    } catch (Exception e) {
+      LOG.error("master {} could not become active; stopping", name, e);
+      onLeadershipLost.run();
+    }
+  }
+
+  /** Region servers come and go as ephemeral znodes; each change is handled in order on the event thread. */
+  private void watchServers(Master m) throws Exception {
+    String dir = config.root() + "/servers";
+    zk.create().orSetData().creatingParentsIfNeeded().forPath(dir);
+    CuratorCache cache = CuratorCache.build(zk, dir);
+    cache.listenable().addListener(CuratorCacheListener.builder()
+        .forCreatesAndChanges((old, node) -> serverEvent(m, dir, node.getPath(), true))
+        .forDeletes(node -> serverEvent(m, dir, node.getPath(), false))
+        .forInitialized(() -> events.execute(m::reconcile))
+        .build());
+    cache.start();
+    track(cache::close);
+  }
+
+  private void serverEvent(Master m, String dir, String path, boolean up) {
+    if (path.length() <= dir.length() + 1) {
+      return;
+    }
+    ServerName server = ServerName.valueOf(path.substring(dir.length() + 1));
+    events.execute(() -> {
+      if (up) {
+        m.serverUp(server);
+      } else {
+        m.serverDown(server);
+      }
+    });
+  }
+
+  /** Waits until this master is the active one; false on timeout. */
+  public boolean awaitActive(long timeout, TimeUnit unit) throws InterruptedException {
+    return active.await(timeout, unit);
+  }
+
+  public boolean isActive() {
+    return active.getCount() == 0;
+  }
+
+  public ServerName serverName() {
+    return name;
+  }
+
+  public InetSocketAddress address() {
+    return rpc.address();
+  }
+
+  /** The active master's logic (null while standing by). */
+  public Master master() {
+    return master;
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    List<AutoCloseable> reversed = new ArrayList<>(resources);
+    Collections.reverse(reversed);
+    resources.clear();
+    for (AutoCloseable r : reversed) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        LOG.warn("error while stopping {}", r, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package io.basalt.server.regionserver;
+
+import io.basalt.server.control.ControlEndpoint;
+import io.basalt.server.control.ControlServiceHandler;
+import io.basalt.server.registry.ClientMetaServiceHandler;
+import io.basalt.server.registry.ZooKeeperRegistry;
+import io.basalt.server.rpc.CallDispatcher;
+import io.basalt.server.rpc.RpcServer;
+import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.zk.ZooKeeperClients;
+import io.basalt.storage.StorageConfig;
+import io.basalt.storage.je.JeStorageEngine;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.AdminProtos.AdminService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RegistryProtos.ClientMetaService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One region server process: its storage engine and regions, its RPC port (ClientService for clients and
+ * the master's control calls, AdminService, the RPC registry), and its ZooKeeper registration and lease.
+ */
+public final class RegionServerNode implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionServerNode.class);
+  static final int MAX_REQUEST_BYTES = 256 << 20;
+
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final RpcServer rpc;
+  private final RegionServer regionServer;
+
+  public RegionServerNode(RegionServerConfig config) throws IOException {
+    boolean ok = false;
+    try {
+      Files.createDirectories(config.dataDir());
+      CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
+      track(zk::close);
+      ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent());
+      CallDispatcher dispatcher = new CallDispatcher();
+      rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
+          () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES));
+      ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
+      ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
+      JeStorageEngine engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
+      regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
+
+      dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
+          "ClientService", new ClientServiceHandler(regionServer),
+          new ControlServiceHandler(ControlEndpoint.of(regionServer)))));
+      dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
+          "AdminService", new AdminServiceHandler(regionServer))));
+      dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(
+          ClientMetaService.BlockingInterface.class, "ClientMetaService",
+          new ClientMetaServiceHandler(registry::clusterId, registry::master, registry::metaServer))));
+      dispatcher.markReady();
+
+      ServerRegistration registration = track(new ServerRegistration(zk, config.root(), name, lease,
+          config.sessionTimeoutMillis(), regionServer::closeAll));
+      registration.start();
+      LOG.info("region server {} up, data in {}", name, config.dataDir().toAbsolutePath());
+      ok = true;
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("starting the region server failed: " + e.getMessage(), e);
+    } finally {
+      if (!ok) {
+        close();
+      }
+    }
+  }
+
+  private static String clusterIdOrEmpty(ZooKeeperRegistry registry) {
+    try {
+      return registry.clusterId();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private <T extends AutoCloseable> T track(T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  public ServerName serverName() {
+    return regionServer.serverName();
+  }
+
+  public InetSocketAddress address() {
+    return rpc.address();
+  }
+
+  public RegionServer regionServer() {
+    return regionServer;
+  }
+
+  /** Leaves ZooKeeper first (the master stops sending work), then closes regions cleanly (logs synced). */
+  @Override
+  public void close() {
+    List<AutoCloseable> reversed = new ArrayList<>(resources);
+    Collections.reverse(reversed);
+    resources.clear();
+    for (AutoCloseable r : reversed) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        LOG.warn("error while stopping {}", r, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.basalt.server.zk;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/** Connected Curator clients with the session timeout the caller fences on. */
+public final class ZooKeeperClients {
+  private ZooKeeperClients() {}
+
+  public static CuratorFramework connect(String connectString, int sessionTimeoutMillis) throws IOException {
+    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(connectString)
+        .sessionTimeoutMs(sessionTimeoutMillis).connectionTimeoutMs(Math.min(10_000, sessionTimeoutMillis))
+        .retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
+    zk.start();
+    try {
+      if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
+        zk.close();
+        throw new IOException("cannot connect to ZooKeeper at " + connectString + " within 30 s");
+      }
+    } catch (InterruptedException e) {
+      zk.close();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while connecting to ZooKeeper", e);
+    }
+    return zk;
+  }
+}
