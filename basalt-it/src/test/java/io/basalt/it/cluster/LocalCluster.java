@@ -25,6 +25,7 @@ public final class LocalCluster implements AutoCloseable {
   private final Process zookeeper;
   private final List<Node> masters = new ArrayList<>();
   private final List<Node> regionServers = new ArrayList<>();
+  private final List<String> regionServerArgs;
 
   /** One child process and the fixed port and directory it uses across restarts. */
   public static final class Node {
@@ -33,6 +34,8 @@ public final class LocalCluster implements AutoCloseable {
     final Path dataDir;
     final List<String> args;
     final String mainClass;
+    /** JVM flags for the next start (e.g. a crash point); cleared by {@link #clearJvmFlags()}. */
+    final List<String> jvmFlags = new ArrayList<>();
     Process process;
 
     Node(String name, int port, Path dataDir, String mainClass, List<String> args) {
@@ -41,6 +44,21 @@ public final class LocalCluster implements AutoCloseable {
       this.dataDir = dataDir;
       this.mainClass = mainClass;
       this.args = args;
+    }
+
+    /** Makes the process halt at a protocol step ({@code -Dbasalt.crash.at}) from its next start on. */
+    public Node crashAt(String point) {
+      jvmFlags.add("-Dbasalt.crash.at=" + point);
+      return this;
+    }
+
+    public void clearJvmFlags() {
+      jvmFlags.clear();
+    }
+
+    /** Waits for the process to exit by itself (a crash point), true if it did. */
+    public boolean awaitExit(long seconds) throws InterruptedException {
+      return process.waitFor(seconds, TimeUnit.SECONDS);
     }
 
     public int port() {
@@ -57,7 +75,14 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public LocalCluster(Path dir, int masters, int regionServers) throws IOException, InterruptedException {
+    this(dir, masters, regionServers, List.of());
+  }
+
+  /** {@code regionServerArgs} go to every region server (e.g. small split thresholds). */
+  public LocalCluster(Path dir, int masters, int regionServers, List<String> regionServerArgs)
+      throws IOException, InterruptedException {
     this.dir = dir;
+    this.regionServerArgs = regionServerArgs;
     int[] ports = Processes.freePorts(1);
     zookeeperPort = ports[0];
     zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
@@ -67,6 +92,7 @@ public final class LocalCluster implements AutoCloseable {
     for (int i = 0; i < masters; i++) {
       addMaster();
     }
+    awaitActiveMaster();
     for (int i = 0; i < regionServers; i++) {
       addRegionServer();
     }
@@ -77,10 +103,15 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public Node addMaster() throws IOException, InterruptedException {
+    return addMaster(List.of());
+  }
+
+  public Node addMaster(List<String> jvmFlags) throws IOException, InterruptedException {
     int port = Processes.freePorts(1)[0];
     Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain",
         List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port),
             "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS)));
+    n.jvmFlags.addAll(jvmFlags);
     masters.add(n);
     start(n);
     return n;
@@ -90,9 +121,11 @@ public final class LocalCluster implements AutoCloseable {
     int port = Processes.freePorts(1)[0];
     String name = "regionserver-" + regionServers.size();
     Path data = dir.resolve(name);
-    Node n = new Node(name, port, data, "io.basalt.server.launch.RegionServerMain",
-        List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port), "--data-dir",
-            data.toString(), "--cache-mb", "32", "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS)));
+    List<String> args = new ArrayList<>(List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port",
+        Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
+        Integer.toString(SESSION_TIMEOUT_MILLIS)));
+    args.addAll(regionServerArgs);
+    Node n = new Node(name, port, data, "io.basalt.server.launch.RegionServerMain", args);
     regionServers.add(n);
     start(n);
     return n;
@@ -100,7 +133,9 @@ public final class LocalCluster implements AutoCloseable {
 
   /** (Re)starts a node on its port and directory and waits until it listens. */
   public void start(Node n) throws IOException, InterruptedException {
-    n.process = Processes.startJava(List.of("-Xmx256m", "-XX:+UseZGC"), classpath, n.mainClass, n.args, log(n.name));
+    List<String> jvm = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseZGC"));
+    jvm.addAll(n.jvmFlags);
+    n.process = Processes.startJava(jvm, classpath, n.mainClass, n.args, log(n.name));
     awaitPort(n.port, n.name, log(n.name));
   }
 
@@ -111,6 +146,28 @@ public final class LocalCluster implements AutoCloseable {
         throw new IllegalStateException(name + " does not listen on " + port + " after 60 s:\n" + Processes.tail(log, 40));
       }
       Thread.sleep(100);
+    }
+  }
+
+  /** Waits until a master has published itself in HBase's registry znode. */
+  public void awaitActiveMaster() throws InterruptedException {
+    try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper("127.0.0.1:" + zookeeperPort, 10_000, e -> { })) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        try {
+          if (zk.exists("/hbase/master", false) != null) {
+            return;
+          }
+        } catch (org.apache.zookeeper.KeeperException e) {
+          // not connected yet
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("no active master after 60 s");
+        }
+        Thread.sleep(100);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
     }
   }
 

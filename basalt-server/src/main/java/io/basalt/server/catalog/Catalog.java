@@ -205,6 +205,26 @@ public final class Catalog {
     regions.put(r.info().getEncodedName(), r);
   }
 
+  /** Writes several region records in one ZooKeeper transaction: readers see all of them or none. */
+  public synchronized void putRegions(List<RegionRecord> records) throws IOException {
+    try {
+      List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
+      for (RegionRecord r : records) {
+        String path = root + "/regionmap/" + r.info().getEncodedName();
+        ops.add(zk.checkExists().forPath(path) == null
+            ? zk.transactionOp().create().forPath(path, r.encode())
+            : zk.transactionOp().setData().forPath(path, r.encode()));
+      }
+      zk.transaction().forOperations(ops);
+      for (RegionRecord r : records) {
+        regions.put(r.info().getEncodedName(), r);
+      }
+      version++;
+    } catch (Exception e) {
+      throw new IOException("writing " + records.size() + " region records to ZooKeeper failed: " + e.getMessage(), e);
+    }
+  }
+
   public synchronized void removeRegion(RegionInfo info) throws IOException {
     delete(root + "/regionmap/" + info.getEncodedName());
     regions.remove(info.getEncodedName());

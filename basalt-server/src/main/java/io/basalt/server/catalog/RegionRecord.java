@@ -23,6 +23,10 @@ public record RegionRecord(RegionInfo info, ServerName server, String state, Reg
   public static final String OPEN = "OPEN";
   /** Its table is disabled. */
   public static final String CLOSED = "CLOSED";
+  /** Being split: not served until the split finishes or is undone. */
+  public static final String SPLITTING = "SPLITTING";
+  /** Being moved to another server. */
+  public static final String MOVING = "MOVING";
   /** A retired split parent; its daughters serve its rows. */
   public static final String SPLIT = "SPLIT";
 

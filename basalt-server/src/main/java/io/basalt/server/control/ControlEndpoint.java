@@ -57,8 +57,11 @@ public final class ControlEndpoint {
         .register("onlineRegions", a -> new ControlCodec.Writer().regions(rs.onlineRegions()).toBytes())
         .register("storedRegions", a -> new ControlCodec.Writer().strings(rs.storedRegions()).toBytes())
         .register("midpoint", a -> new ControlCodec.Writer().bytes(rs.midpoint(a.region()).orElse(null)).toBytes())
-        .register("closeAndClone", a -> new ControlCodec.Writer()
-            .number(rs.closeAndClone(a.region(), a.region(), a.region())).toBytes())
+        .register("closeAndClone", a -> {
+          CloneReport r = rs.closeAndClone(a.region(), a.region(), a.region());
+          return new ControlCodec.Writer().number(r.closeMillis()).number(r.cloneMillis()).number(r.bytesCopied())
+              .toBytes();
+        })
         .register("rollBackSplit", a -> {
           rs.rollBackSplit(a.region(), a.table(), a.region(), a.region());
           return none;

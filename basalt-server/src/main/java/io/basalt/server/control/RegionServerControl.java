@@ -34,7 +34,7 @@ public interface RegionServerControl {
   Optional<byte[]> midpoint(RegionInfo parent) throws IOException;
 
   /** Closes the parent (drained, synced) and clones its log into both daughters' directories. */
-  long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException;
+  CloneReport closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException;
 
   /** Drops the daughters' directories (if any) and serves the parent again. */
   void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA, RegionInfo daughterB)

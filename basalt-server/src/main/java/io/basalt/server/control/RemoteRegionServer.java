@@ -55,9 +55,10 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
-  public long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException {
-    return new ControlCodec.Reader(client.call("closeAndClone",
-        new ControlCodec.Writer().region(parent).region(daughterA).region(daughterB).toBytes())).number();
+  public CloneReport closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException {
+    ControlCodec.Reader r = new ControlCodec.Reader(client.call("closeAndClone",
+        new ControlCodec.Writer().region(parent).region(daughterA).region(daughterB).toBytes()));
+    return new CloneReport(r.number(), r.number(), r.number());
   }
 
   @Override

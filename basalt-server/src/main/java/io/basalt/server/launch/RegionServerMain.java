@@ -9,21 +9,24 @@ import java.util.Set;
 
 /**
  * {@code basalt regionserver --zookeeper HOST:PORT --data-dir DIR [--host H] [--port P]
- * [--session-timeout-ms N] [--cache-mb N]}: one region server; run several per machine with different
- * ports and data directories.
+ * [--session-timeout-ms N] [--cache-mb N] [--split-size-mb N] [--split-cells N] [--split-check-ms N]}: one
+ * region server; run several per machine with different ports and data directories.
  */
 public final class RegionServerMain {
   private RegionServerMain() {}
 
   public static void main(String[] argv) throws Exception {
     Args a = Args.parse("regionserver", argv,
-        Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb"),
+        Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb", "--split-size-mb",
+            "--split-cells", "--split-check-ms"),
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port"));
     RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
     RegionServerConfig config = new RegionServerConfig(a.path("--data-dir", d.dataDir()), a.string("--host", d.host()),
         a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
         a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
-        (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20);
+        (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20,
+        (long) a.positive("--split-size-mb", (int) (d.splitBytes() >> 20)) << 20,
+        a.positive("--split-cells", (int) d.splitCells()), a.positive("--split-check-ms", (int) d.splitCheckMillis()));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config);

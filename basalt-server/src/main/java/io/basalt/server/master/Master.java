@@ -2,6 +2,7 @@ package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
+import io.basalt.server.catalog.TransactionStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,13 +44,22 @@ public final class Master {
   private final Catalog catalog;
   private final ServerManager servers;
   private final ServerName name;
+  private final TransactionStore transactions;
+  private final OperationHistory history = new OperationHistory();
+  private final SplitProcedure splits;
   private long lastRegionId;
   private volatile boolean reconcilePending;
 
-  public Master(Catalog catalog, ServerManager servers, ServerName name) {
+  public Master(Catalog catalog, ServerManager servers, ServerName name, TransactionStore transactions) {
     this.catalog = catalog;
     this.servers = servers;
     this.name = name;
+    this.transactions = transactions;
+    this.splits = new SplitProcedure(catalog, servers, transactions, history);
+  }
+
+  public OperationHistory history() {
+    return history;
   }
 
   public ServerName name() {
@@ -86,6 +96,7 @@ public final class Master {
    */
   public synchronized void reconcile() {
     reconcilePending = false;
+    recoverTransactions();
     Map<String, ServerName> stored = null;
     for (TableDescriptor t : catalog.tables()) {
       if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) != TableState.State.ENABLED) {
@@ -115,6 +126,68 @@ public final class Master {
         }
       }
     }
+  }
+
+  /** Finishes or undoes splits and moves that a previous master (or a crash) left half done. */
+  private void recoverTransactions() {
+    Map<String, byte[]> pending;
+    try {
+      pending = transactions.all();
+    } catch (IOException e) {
+      reconcilePending = true;
+      LOG.warn("cannot read the transactions in flight: {}", e.toString());
+      return;
+    }
+    for (Map.Entry<String, byte[]> t : pending.entrySet()) {
+      try {
+        if (t.getKey().startsWith("split-")) {
+          SplitProcedure.Txn txn = SplitProcedure.Txn.decode(t.getValue());
+          splits.recover(txn, table(txn.parent().getTable()));
+          if (!servers.liveAt(txn.server()).isPresent()) {
+            reconcilePending = true;
+          }
+        } else {
+          LOG.warn("unknown transaction {} left as it is", t.getKey());
+        }
+      } catch (IOException e) {
+        reconcilePending = true;
+        LOG.warn("cannot recover transaction {} yet: {}", t.getKey(), e.toString());
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ split
+
+  /**
+   * Splits a region at {@code row}, or at its middle row when {@code row} is null (found by the hosting
+   * server with a B+-tree cursor skip). Returns when the daughters are served and published.
+   */
+  public synchronized void split(byte[] regionName, byte[] row) throws IOException {
+    RegionRecord r = regionByName(regionName);
+    TableDescriptor table = table(r.info().getTable());
+    if (!RegionRecord.OPEN.equals(r.state()) || !servers.isLive(r.server())) {
+      throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
+          + " is not online (" + r.state() + " on " + r.server() + "); cannot split it now");
+    }
+    if (row == null || row.length == 0) {
+      row = servers.control(r.server()).midpoint(r.info()).orElseThrow(() -> new DoNotRetryIOException(
+          r.info().getRegionNameAsString() + " has no row to split at (one row only, or still empty)"));
+    }
+    if (Bytes.equals(row, r.info().getStartKey()) || !r.info().containsRow(row)) {
+      throw new DoNotRetryIOException("Split row " + Bytes.toStringBinary(row) + " is not inside region "
+          + r.info().getRegionNameAsString() + " (or is its start key)");
+    }
+    splits.run(SplitProcedure.plan(r.info(), r.server(), row, nextRegionId()), table);
+  }
+
+  /** A region by full region name or encoded name. */
+  private RegionRecord regionByName(byte[] name) throws org.apache.hadoop.hbase.UnknownRegionException {
+    String encoded = RegionInfo.encodeRegionName(name);
+    Optional<RegionRecord> r = catalog.region(encoded);
+    if (r.isEmpty()) {
+      r = catalog.region(Bytes.toString(name));
+    }
+    return r.orElseThrow(() -> new org.apache.hadoop.hbase.UnknownRegionException(Bytes.toStringBinary(name)));
   }
 
   /** Runs {@link #reconcile()} again if the last one could not open everything (a server was busy or gone). */

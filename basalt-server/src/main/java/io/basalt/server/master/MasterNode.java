@@ -1,6 +1,7 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.ControlClient;
 import io.basalt.server.control.RemoteRegionServer;
 import io.basalt.server.regionserver.ClientServiceHandler;
@@ -116,7 +117,7 @@ public final class MasterNode implements AutoCloseable {
       catalog = c;
       ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient,
           new InetSocketAddress(s.getHostname(), s.getPort()), CONTROL_TIMEOUT_MILLIS)));
-      Master m = new Master(c, servers, name);
+      Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()));
       MetaView meta = new MetaView(c);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);

@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.ServerMetricsBuilder;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableState;
@@ -285,6 +286,15 @@ public final class MasterServiceHandler {
       b.addNamespaceName(ns.getName());
     }
     return b.build();
+  }
+
+  // ---------------------------------------------------------------- split, move, balance
+
+  public SplitTableRegionResponse splitRegion(CallController c, SplitTableRegionRequest r) throws IOException {
+    RegionInfo region = ProtobufUtil.toRegionInfo(r.getRegionInfo());
+    byte[] row = r.hasSplitRow() ? r.getSplitRow().toByteArray() : null;
+    return SplitTableRegionResponse.newBuilder()
+        .setProcId(procedure(() -> master.split(region.getRegionName(), row))).build();
   }
 
   // ---------------------------------------------------------------- cluster

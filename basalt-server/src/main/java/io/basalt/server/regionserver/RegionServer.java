@@ -1,5 +1,7 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.control.CloneReport;
+import io.basalt.server.control.CrashPoints;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.convert.Schemas;
 import io.basalt.storage.io.LocalStorageFiles;
@@ -190,9 +192,12 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * repeat after a crash finishes the job. Returns the bytes copied.
    */
   @Override
-  public synchronized long closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+  public synchronized CloneReport closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException {
+    long start = System.nanoTime();
     closeRegion(parent.getEncodedName());
+    long closed = System.nanoTime();
+    CrashPoints.reached("regionserver.split.closed");
     long copied = 0;
     for (RegionInfo daughter : List.of(daughterA, daughterB)) {
       Path target = regionDir(daughter);
@@ -211,8 +216,9 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         throw new IOException("cloning " + parent.getRegionNameAsString() + " failed: " + e.getMessage(), e);
       }
       Files.move(work, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      CrashPoints.reached("regionserver.split.cloned-one");
     }
-    return copied;
+    return new CloneReport((closed - start) / 1_000_000, (System.nanoTime() - closed) / 1_000_000, copied);
   }
 
   /** Undoes a split that did not reach its point of no return: daughters dropped, the parent served again. */
@@ -224,6 +230,12 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       LocalStorageFiles.INSTANCE.deleteRecursively(regionsDir.resolve(daughter.getEncodedName() + ".cloning"));
     }
     openRegion(parent, table);
+  }
+
+  /** The table settings a served region was opened with (null if not served). */
+  TableDescriptor tableOf(RegionInfo region) {
+    HostedRegion r = regions.get(region.getEncodedName());
+    return r == null ? null : r.table();
   }
 
   /** Sizes of the regions served now, for split thresholds and the balancer. */

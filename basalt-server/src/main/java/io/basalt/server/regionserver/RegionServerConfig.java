@@ -5,25 +5,39 @@ import java.nio.file.Path;
 /**
  * Where a region server keeps its regions and listens, and how it reaches ZooKeeper. Port 0 picks a free
  * port (tests). {@code sessionTimeoutMillis} bounds how long a paused server can go unnoticed; the server
- * fences itself (serves nothing) once it cannot prove its session is alive.
+ * fences itself (serves nothing) once it cannot prove its session is alive. A region is split once its log
+ * passes {@code splitBytes} or it holds {@code splitCells} entries (a table's MAX_FILESIZE overrides the
+ * size); both checked every {@code splitCheckMillis}.
  */
 public record RegionServerConfig(Path dataDir, String host, int port, String zookeeper, String root,
-    String hbaseZnodeParent, int sessionTimeoutMillis, long cacheBytes) {
+    String hbaseZnodeParent, int sessionTimeoutMillis, long cacheBytes, long splitBytes, long splitCells,
+    long splitCheckMillis) {
   public static final int DEFAULT_PORT = 16020;
+  public static final long DEFAULT_SPLIT_BYTES = 2L << 30;
+  public static final long DEFAULT_SPLIT_CELLS = 20_000_000;
 
   public static RegionServerConfig defaults(Path dataDir, String zookeeper) {
-    return new RegionServerConfig(dataDir, "127.0.0.1", DEFAULT_PORT, zookeeper, "/basalt", "/hbase", 20_000, 256L << 20);
+    return new RegionServerConfig(dataDir, "127.0.0.1", DEFAULT_PORT, zookeeper, "/basalt", "/hbase", 20_000,
+        256L << 20, DEFAULT_SPLIT_BYTES, DEFAULT_SPLIT_CELLS, 10_000);
   }
 
-  public RegionServerConfig withPort(int p) {
-    return new RegionServerConfig(dataDir, host, p, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, cacheBytes);
-  }
-
-  public RegionServerConfig withSessionTimeout(int millis) {
-    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, millis, cacheBytes);
+  public RegionServerConfig withAddress(String h, int p) {
+    return new RegionServerConfig(dataDir, h, p, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, cacheBytes,
+        splitBytes, splitCells, splitCheckMillis);
   }
 
   public RegionServerConfig withCacheBytes(long bytes) {
-    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, bytes);
+    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, bytes,
+        splitBytes, splitCells, splitCheckMillis);
+  }
+
+  public RegionServerConfig withZnodeParent(String parent) {
+    return new RegionServerConfig(dataDir, host, port, zookeeper, root, parent, sessionTimeoutMillis, cacheBytes,
+        splitBytes, splitCells, splitCheckMillis);
+  }
+
+  public RegionServerConfig withSplitThresholds(long bytes, long cells, long checkMillis) {
+    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
+        cacheBytes, bytes, cells, checkMillis);
   }
 }

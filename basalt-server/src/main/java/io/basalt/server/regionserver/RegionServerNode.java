@@ -5,6 +5,7 @@ import io.basalt.server.control.ControlServiceHandler;
 import io.basalt.server.registry.ClientMetaServiceHandler;
 import io.basalt.server.registry.ZooKeeperRegistry;
 import io.basalt.server.rpc.CallDispatcher;
+import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.rpc.ServiceProxy;
 import io.basalt.server.zk.ZooKeeperClients;
@@ -16,9 +17,15 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.MasterProtos.SplitTableRegionRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.MasterProtos.SplitTableRegionResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.AdminProtos.AdminService;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ClientService;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RegistryProtos.ClientMetaService;
@@ -62,6 +69,17 @@ public final class RegionServerNode implements AutoCloseable {
           new ClientMetaServiceHandler(registry::clusterId, registry::master, registry::metaServer))));
       dispatcher.markReady();
 
+      RpcClient rpcClient = track(new RpcClient("basalt-regionserver", 5_000));
+      ScheduledExecutorService chores = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "basalt-split-check");
+        t.setDaemon(true);
+        return t;
+      });
+      track(chores::shutdownNow);
+      SplitTrigger trigger = new SplitTrigger(regionServer, config.splitBytes(), config.splitCells(),
+          region -> requestSplit(rpcClient, registry, region));
+      chores.scheduleWithFixedDelay(trigger, config.splitCheckMillis(), config.splitCheckMillis(), TimeUnit.MILLISECONDS);
+
       ServerRegistration registration = track(new ServerRegistration(zk, config.root(), name, lease,
           config.sessionTimeoutMillis(), regionServer::closeAll));
       registration.start();
@@ -75,6 +93,18 @@ public final class RegionServerNode implements AutoCloseable {
       if (!ok) {
         close();
       }
+    }
+  }
+
+  /** Asks the active master to split a region, as {@code Admin.splitRegionAsync} would. */
+  private static void requestSplit(RpcClient rpc, ZooKeeperRegistry registry, RegionInfo region) {
+    try {
+      ServerName master = registry.master();
+      rpc.call(new InetSocketAddress(master.getHostname(), master.getPort()), "MasterService", "SplitRegion",
+          SplitTableRegionRequest.newBuilder().setRegionInfo(ProtobufUtil.toRegionInfo(region)).build(),
+          SplitTableRegionResponse.getDefaultInstance(), 120_000);
+    } catch (IOException e) {
+      LOG.warn("split request for {} failed: {}", region.getRegionNameAsString(), e.toString());
     }
   }
 

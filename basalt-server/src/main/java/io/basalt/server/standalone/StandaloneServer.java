@@ -41,8 +41,9 @@ public final class StandaloneServer implements AutoCloseable {
       if (!master.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active within 60 s");
       }
-      regionServer = track(new RegionServerNode(new RegionServerConfig(config.dataDir(), config.host(),
-          config.regionServerPort(), zk, "/basalt", config.zookeeperParent(), 30_000, config.cacheBytes())));
+      regionServer = track(new RegionServerNode(RegionServerConfig.defaults(config.dataDir(), zk)
+          .withAddress(config.host(), config.regionServerPort()).withCacheBytes(config.cacheBytes())
+          .withZnodeParent(config.zookeeperParent())));
       awaitRegionsOpen(60_000);
       LOG.info("Basalt standalone ready: ZooKeeper {}, master {}, region server {}, data in {}",
           zk, master.serverName(), regionServer.serverName(), config.dataDir().toAbsolutePath());
