@@ -84,7 +84,7 @@ final class JeRegion implements Region {
   private volatile boolean closing;
   private volatile long cachedLogBytes = -1;
   private volatile long cachedLogBytesAt;
-  private boolean segmentSetOpen;
+  private JeLogSegmentSet activeSegmentSet;
 
   JeRegion(Path dir, Environment env, StorageConfig config, StorageFiles files, RegionMetadata metadata, Runnable onClose) {
     this.dir = dir;
@@ -671,15 +671,15 @@ final class JeRegion implements Region {
     enter();
     try {
       synchronized (segmentsLock) {
-        if (segmentSetOpen) {
+        if (activeSegmentSet != null) {
           throw new IllegalStateException("a log segment set of " + dir + " is already open");
         }
         JeLogSegmentSet set = JeLogSegmentSet.start(env, dir, after, files, () -> {
           synchronized (segmentsLock) {
-            segmentSetOpen = false;
+            activeSegmentSet = null;
           }
         });
-        segmentSetOpen = true;
+        activeSegmentSet = set;
         return set;
       }
     } catch (DatabaseException e) {
@@ -792,6 +792,7 @@ final class JeRegion implements Region {
       }
       closed = true;
       try {
+        endSegmentSet();
         env.flushLog(true);
         for (FamilyStore f : families) {
           f.db().close();
@@ -805,6 +806,21 @@ final class JeRegion implements Region {
       }
     } finally {
       guard.writeLock().unlock();
+    }
+  }
+
+  /**
+   * JE refuses to close an environment with a backup in progress, so closing the region ends its open
+   * segment set: the files are then those of a closed directory, which nothing changes until it is opened
+   * again ({@link io.basalt.storage.region.StorageEngine#closedSegments}).
+   */
+  private void endSegmentSet() {
+    JeLogSegmentSet set;
+    synchronized (segmentsLock) {
+      set = activeSegmentSet;
+    }
+    if (set != null) {
+      set.close();
     }
   }
 

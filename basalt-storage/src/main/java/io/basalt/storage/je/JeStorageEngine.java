@@ -11,6 +11,8 @@ import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.ClosedSegmentSet;
+import io.basalt.storage.segment.LogSegmentSet;
 import io.basalt.storage.segment.RegionCloner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +37,8 @@ public final class JeStorageEngine implements StorageEngine {
   private final StorageConfig config;
   private final StorageFiles files;
   private final Set<JeRegion> open = ConcurrentHashMap.newKeySet();
+  /** Closed region directories whose segments are being shipped: not to be opened meanwhile. */
+  private final Set<Path> pinned = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService maintenance;
 
   public JeStorageEngine(StorageConfig config) {
@@ -68,6 +72,9 @@ public final class JeStorageEngine implements StorageEngine {
   }
 
   private Environment openEnvironment(Path dir, boolean create) {
+    if (pinned.contains(key(dir))) {
+      throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
+    }
     try {
       Environment env = new Environment(dir.toFile(), envConfig(create));
       // JE sizes a shared cache from the first environment of the process; make it this engine's size.
@@ -176,12 +183,35 @@ public final class JeStorageEngine implements StorageEngine {
 
   @Override
   public long cloneClosed(Path source, Path target) {
+    requireClosed(source, "cloning");
+    return RegionCloner.cloneClosed(files, source, target);
+  }
+
+  @Override
+  public LogSegmentSet closedSegments(Path dir) {
+    requireClosed(dir, "listing its closed segments");
+    Path key = key(dir);
+    if (!pinned.add(key)) {
+      throw new IllegalStateException("a closed segment set of " + dir + " is already open");
+    }
+    try {
+      return ClosedSegmentSet.list(files, dir, () -> pinned.remove(key));
+    } catch (RuntimeException e) {
+      pinned.remove(key);
+      throw e;
+    }
+  }
+
+  private void requireClosed(Path dir, String what) {
     for (JeRegion r : open) {
-      if (r.directory().toAbsolutePath().normalize().equals(source.toAbsolutePath().normalize())) {
-        throw new StorageException("region " + source + " must be closed before cloning");
+      if (key(r.directory()).equals(key(dir))) {
+        throw new StorageException("region " + dir + " must be closed before " + what);
       }
     }
-    return RegionCloner.cloneClosed(files, source, target);
+  }
+
+  private static Path key(Path dir) {
+    return dir.toAbsolutePath().normalize();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.basalt.storage.region;
 
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.LogSegmentSet;
 import java.nio.file.Path;
 
 /**
@@ -11,7 +12,10 @@ public interface StorageEngine extends AutoCloseable {
   /** Creates a region in an empty or missing directory. */
   Region create(Path dir, RegionDescriptor descriptor);
 
-  /** Opens an existing region as it was last closed (or crashed). */
+  /**
+   * Opens an existing region as it was last closed (or crashed). A directory holding a copy of every
+   * segment of a closed region (a clone, or a copy shipped by a move) opens as that region.
+   */
   Region open(Path dir);
 
   /**
@@ -20,6 +24,14 @@ public interface StorageEngine extends AutoCloseable {
    * stay usable independently. Returns the bytes copied.
    */
   long cloneClosed(Path source, Path target);
+
+  /**
+   * Every log segment of the closed region in {@code dir}: the files a copy needs to open as the same
+   * region (a move's final pull after {@link Region#close()}). While the set is open this engine refuses to
+   * open the directory, so the files stay as listed; callers must not race an open of the same directory
+   * with this call. One set per directory at a time.
+   */
+  LogSegmentSet closedSegments(Path dir);
 
   /**
    * Opens a clone as the region of the narrower key range {@code range}; keys outside it are hidden at

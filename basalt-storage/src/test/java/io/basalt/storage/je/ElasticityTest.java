@@ -102,6 +102,48 @@ class ElasticityTest extends RegionTestBase {
   }
 
   @Test
+  void closingEndsAnOpenSegmentSetAndACopyOfTheClosedSegmentsOpensAsTheRegion() throws IOException {
+    fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(16L << 20).withLogFileBytes(1L << 20).withPurgeIntervalMillis(0));
+    Region r = fx.create(FamilySchema.of("f1"));
+    Path regionDir = dir.resolve("region");
+    load(r, 3000, Durability.SYNC_WAL);
+    Path copy = dir.resolve("copy");
+    Files.createDirectories(copy);
+    LogSegmentSet live = r.logSegments();
+    for (Path p : live.files()) {
+      Files.copy(p, copy.resolve(p.getFileName()));
+    }
+    // More writes after the live set was taken land in newer segments only.
+    for (int i = 3000; i < 4000; i++) {
+      put(r, rowKey(i), F1, "q", 1, "late" + i);
+    }
+    assertThatThrownBy(() -> fx.engine.closedSegments(regionDir)).as("region still open").isInstanceOf(StorageException.class);
+    r.close(); // JE refuses to close with a backup running: close must end the set
+    live.close(); // already ended: a no-op
+    try (LogSegmentSet closed = fx.engine.closedSegments(regionDir)) {
+      assertThat(closed.lastSegment()).isGreaterThan(live.lastSegment());
+      assertThat(closed.files()).hasSameSizeAs(io.basalt.storage.io.LocalStorageFiles.INSTANCE.listSegments(regionDir));
+      assertThatThrownBy(() -> fx.engine.open(regionDir)).as("pinned").isInstanceOf(StorageException.class);
+      assertThatThrownBy(() -> fx.engine.closedSegments(regionDir)).isInstanceOf(IllegalStateException.class);
+      for (Path p : closed.files()) {
+        Path target = copy.resolve(p.getFileName());
+        assertThat(LogSegmentSet.segmentNumber(p) <= live.lastSegment())
+            .as("only segments after the live set are new or changed: %s", p)
+            .isEqualTo(Files.exists(target) && Files.size(target) == Files.size(p));
+        Files.copy(p, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    Region moved = fx.engine.open(copy);
+    assertThat(moved.get(of(rowKey(10)), io.basalt.storage.read.ReadOptions.DEFAULT)).hasSize(1);
+    for (int i = 3000; i < 4000; i++) {
+      assertThat(moved.get(of(rowKey(i)), io.basalt.storage.read.ReadOptions.DEFAULT).get(0).value())
+          .isEqualTo(of("late" + i));
+    }
+    moved.close();
+    fx.engine.open(regionDir).close(); // the closed set no longer pins it
+  }
+
+  @Test
   void splitByCloneServesEachHalfExactlyAndReclaimsSpace() throws IOException {
     // 200 MB of 1000-byte values.
     fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(64L << 20).withPurgeIntervalMillis(0)
