@@ -96,6 +96,48 @@ public final class LocalCluster implements AutoCloseable {
     for (int i = 0; i < regionServers; i++) {
       addRegionServer();
     }
+    awaitRegisteredRegionServers(regionServers);
+  }
+
+  /** Waits until {@code n} region servers are registered in ZooKeeper (the master then assigns to them). */
+  public void awaitRegisteredRegionServers(int n) throws InterruptedException {
+    awaitZooKeeper(zk -> {
+      try {
+        return zk.getChildren("/basalt/servers", false).size() >= n;
+      } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+        return false;
+      }
+    }, n + " registered region servers");
+  }
+
+  /** Waits until a master has published itself in HBase's registry znode. */
+  public void awaitActiveMaster() throws InterruptedException {
+    awaitZooKeeper(zk -> zk.exists("/hbase/master", false) != null, "an active master");
+  }
+
+  private interface ZooKeeperCheck {
+    boolean holds(org.apache.zookeeper.ZooKeeper zk) throws org.apache.zookeeper.KeeperException, InterruptedException;
+  }
+
+  private void awaitZooKeeper(ZooKeeperCheck check, String what) throws InterruptedException {
+    try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper("127.0.0.1:" + zookeeperPort, 10_000, e -> { })) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        try {
+          if (check.holds(zk)) {
+            return;
+          }
+        } catch (org.apache.zookeeper.KeeperException e) {
+          // not connected yet
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("no " + what + " after 60 s");
+        }
+        Thread.sleep(100);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private Path log(String name) {
@@ -110,7 +152,7 @@ public final class LocalCluster implements AutoCloseable {
     int port = Processes.freePorts(1)[0];
     Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain",
         List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port),
-            "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS)));
+            "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms", "300"));
     n.jvmFlags.addAll(jvmFlags);
     masters.add(n);
     start(n);
@@ -133,7 +175,8 @@ public final class LocalCluster implements AutoCloseable {
 
   /** (Re)starts a node on its port and directory and waits until it listens. */
   public void start(Node n) throws IOException, InterruptedException {
-    List<String> jvm = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseZGC"));
+    List<String> jvm = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseZGC", "-Dorg.slf4j.simpleLogger.showDateTime=true",
+        "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
     jvm.addAll(n.jvmFlags);
     n.process = Processes.startJava(jvm, classpath, n.mainClass, n.args, log(n.name));
     awaitPort(n.port, n.name, log(n.name));
@@ -146,28 +189,6 @@ public final class LocalCluster implements AutoCloseable {
         throw new IllegalStateException(name + " does not listen on " + port + " after 60 s:\n" + Processes.tail(log, 40));
       }
       Thread.sleep(100);
-    }
-  }
-
-  /** Waits until a master has published itself in HBase's registry znode. */
-  public void awaitActiveMaster() throws InterruptedException {
-    try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper("127.0.0.1:" + zookeeperPort, 10_000, e -> { })) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (true) {
-        try {
-          if (zk.exists("/hbase/master", false) != null) {
-            return;
-          }
-        } catch (org.apache.zookeeper.KeeperException e) {
-          // not connected yet
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("no active master after 60 s");
-        }
-        Thread.sleep(100);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -214,6 +235,15 @@ public final class LocalCluster implements AutoCloseable {
     conf.setInt("hbase.client.pause", 100);
     conf.setInt("hbase.rpc.timeout", 10_000);
     conf.setInt("hbase.client.operation.timeout", 120_000);
+    return conf;
+  }
+
+  /** A client that gives up quickly: for the call that makes a process crash on purpose. */
+  public Configuration impatientClientConfiguration() {
+    Configuration conf = clientConfiguration();
+    conf.setInt("hbase.client.retries.number", 1);
+    conf.setInt("hbase.rpc.timeout", 20_000);
+    conf.setInt("hbase.client.operation.timeout", 20_000);
     return conf;
   }
 

@@ -67,6 +67,12 @@ public final class ControlCodec {
       return this;
     }
 
+    public Writer moveSource(MoveSource m) {
+      string(m.transferAddress().getHostString());
+      number(m.transferAddress().getPort());
+      return bytes(m.manifest());
+    }
+
     public Writer strings(List<String> ss) {
       number(ss.size());
       ss.forEach(this::string);
@@ -141,6 +147,12 @@ public final class ControlCodec {
         out.add(region());
       }
       return out;
+    }
+
+    public MoveSource moveSource() throws IOException {
+      String host = string();
+      int port = (int) number();
+      return new MoveSource(new java.net.InetSocketAddress(host, port), bytes());
     }
 
     public List<String> strings() throws IOException {

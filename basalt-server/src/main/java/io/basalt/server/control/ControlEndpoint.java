@@ -65,6 +65,23 @@ public final class ControlEndpoint {
         .register("rollBackSplit", a -> {
           rs.rollBackSplit(a.region(), a.table(), a.region(), a.region());
           return none;
+        })
+        .register("preClose", a -> new ControlCodec.Writer().moveSource(rs.preClose(a.region())).toBytes())
+        .register("prefetch", a -> new ControlCodec.Writer().number(rs.prefetch(a.region(), a.moveSource())).toBytes())
+        .register("closeForMove", a -> new ControlCodec.Writer().moveSource(rs.closeForMove(a.region())).toBytes())
+        .register("openMoved", a -> new ControlCodec.Writer()
+            .number(rs.openMoved(a.region(), a.table(), a.moveSource())).toBytes())
+        .register("finishMoveAway", a -> {
+          rs.finishMoveAway(a.region(), a.server());
+          return none;
+        })
+        .register("abortMoveAway", a -> {
+          rs.abortMoveAway(a.region(), a.table());
+          return none;
+        })
+        .register("abortMoveIn", a -> {
+          rs.abortMoveIn(a.region());
+          return none;
         });
   }
 }

@@ -39,4 +39,28 @@ public interface RegionServerControl {
   /** Drops the daughters' directories (if any) and serves the parent again. */
   void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException;
+
+  // Move (paper §III.E). Source: preClose, closeForMove, then finishMoveAway or abortMoveAway.
+  // Target: prefetch, openMoved, or abortMoveIn.
+
+  /** Source, still serving: pins the region's closed log segments (no cleaning, no split) and exports them. */
+  MoveSource preClose(RegionInfo region) throws IOException;
+
+  /** Target: pulls the exported segments into a staging directory while the source serves. Returns bytes. */
+  long prefetch(RegionInfo region, MoveSource source) throws IOException;
+
+  /** Source: stops serving (drain, sync, close) and exports the closed region's final segments. */
+  MoveSource closeForMove(RegionInfo region) throws IOException;
+
+  /** Target: pulls only what changed since the prefetch, then opens and serves the region. Returns bytes. */
+  long openMoved(RegionInfo region, TableDescriptor table, MoveSource source) throws IOException;
+
+  /** Source, after the move is published: deletes its copy; clients are told where the region went. */
+  void finishMoveAway(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException;
+
+  /** Source, undoing a move: stops exporting and serves the region again if it had closed it. */
+  void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException;
+
+  /** Target, undoing a move: closes the region if it opened it and deletes what it pulled. */
+  void abortMoveIn(RegionInfo region) throws IOException;
 }

@@ -67,4 +67,43 @@ public final class RemoteRegionServer implements RegionServerControl {
     client.call("rollBackSplit",
         new ControlCodec.Writer().region(parent).table(table).region(daughterA).region(daughterB).toBytes());
   }
+
+  @Override
+  public MoveSource preClose(RegionInfo region) throws IOException {
+    return new ControlCodec.Reader(client.call("preClose", new ControlCodec.Writer().region(region).toBytes()))
+        .moveSource();
+  }
+
+  @Override
+  public long prefetch(RegionInfo region, MoveSource source) throws IOException {
+    return new ControlCodec.Reader(client.call("prefetch",
+        new ControlCodec.Writer().region(region).moveSource(source).toBytes())).number();
+  }
+
+  @Override
+  public MoveSource closeForMove(RegionInfo region) throws IOException {
+    return new ControlCodec.Reader(client.call("closeForMove", new ControlCodec.Writer().region(region).toBytes()))
+        .moveSource();
+  }
+
+  @Override
+  public long openMoved(RegionInfo region, TableDescriptor table, MoveSource source) throws IOException {
+    return new ControlCodec.Reader(client.call("openMoved",
+        new ControlCodec.Writer().region(region).table(table).moveSource(source).toBytes())).number();
+  }
+
+  @Override
+  public void finishMoveAway(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException {
+    client.call("finishMoveAway", new ControlCodec.Writer().region(region).server(target).toBytes());
+  }
+
+  @Override
+  public void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException {
+    client.call("abortMoveAway", new ControlCodec.Writer().region(region).table(table).toBytes());
+  }
+
+  @Override
+  public void abortMoveIn(RegionInfo region) throws IOException {
+    client.call("abortMoveIn", new ControlCodec.Writer().region(region).toBytes());
+  }
 }

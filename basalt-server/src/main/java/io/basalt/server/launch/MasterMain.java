@@ -7,19 +7,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code basalt master --zookeeper HOST:PORT [--host H] [--port P] [--session-timeout-ms N]}: one master;
+ * {@code basalt master --zookeeper HOST:PORT [--host H] [--port P] [--session-timeout-ms N]
+ * [--balancer-period-ms N] [--balance-pause-ms N]}: one master;
  * the first one up becomes active, later ones stand by and take over when it dies.
  */
 public final class MasterMain {
   private MasterMain() {}
 
   public static void main(String[] argv) throws Exception {
-    Args a = Args.parse("master", argv, Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms"),
+    Args a = Args.parse("master", argv, Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
+        "--balancer-period-ms", "--balance-pause-ms"),
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port"));
     MasterConfig d = MasterConfig.defaults("127.0.0.1:2181");
     MasterConfig config = new MasterConfig(a.string("--host", d.host()), a.port("--port", d.port()),
         a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
-        a.positive("--session-timeout-ms", d.sessionTimeoutMillis()));
+        a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
+        a.positive("--balancer-period-ms", (int) d.balancerPeriodMillis()),
+        a.positive("--balance-pause-ms", (int) d.balancePauseMillis()));
     MasterNode node;
     try {
       node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"));

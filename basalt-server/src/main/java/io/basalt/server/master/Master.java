@@ -47,15 +47,23 @@ public final class Master {
   private final TransactionStore transactions;
   private final OperationHistory history = new OperationHistory();
   private final SplitProcedure splits;
+  private final MoveProcedure moves;
+  private volatile boolean balancerOn = true;
+  private final long balancePauseMillis;
+  /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
+  private final Object balanceLock = new Object();
   private long lastRegionId;
   private volatile boolean reconcilePending;
 
-  public Master(Catalog catalog, ServerManager servers, ServerName name, TransactionStore transactions) {
+  public Master(Catalog catalog, ServerManager servers, ServerName name, TransactionStore transactions,
+      long balancePauseMillis) {
+    this.balancePauseMillis = balancePauseMillis;
     this.catalog = catalog;
     this.servers = servers;
     this.name = name;
     this.transactions = transactions;
     this.splits = new SplitProcedure(catalog, servers, transactions, history);
+    this.moves = new MoveProcedure(catalog, servers, transactions, history);
   }
 
   public OperationHistory history() {
@@ -146,6 +154,12 @@ public final class Master {
           if (!servers.liveAt(txn.server()).isPresent()) {
             reconcilePending = true;
           }
+        } else if (t.getKey().startsWith("move-")) {
+          MoveProcedure.Txn txn = MoveProcedure.Txn.decode(t.getValue());
+          moves.recover(txn, table(txn.region().getTable()));
+          if (!servers.isLive(txn.source()) || !servers.isLive(txn.target())) {
+            reconcilePending = true;
+          }
         } else {
           LOG.warn("unknown transaction {} left as it is", t.getKey());
         }
@@ -177,7 +191,92 @@ public final class Master {
       throw new DoNotRetryIOException("Split row " + Bytes.toStringBinary(row) + " is not inside region "
           + r.info().getRegionNameAsString() + " (or is its start key)");
     }
+    LOG.info("splitting {} at {}", r.info().getRegionNameAsString(), Bytes.toStringBinary(row));
     splits.run(SplitProcedure.plan(r.info(), r.server(), row, nextRegionId()), table);
+  }
+
+  // ------------------------------------------------------------------ move and balance
+
+  /**
+   * Moves a region to {@code target}, or to the least loaded other live server when it is null. Returns
+   * when the target serves it and meta says so.
+   */
+  public synchronized void move(byte[] regionName, ServerName target) throws IOException {
+    RegionRecord r = regionByName(regionName);
+    TableDescriptor table = table(r.info().getTable());
+    if (!RegionRecord.OPEN.equals(r.state()) || !servers.isLive(r.server())) {
+      throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
+          + " is not online (" + r.state() + " on " + r.server() + "); cannot move it now");
+    }
+    if (target == null) {
+      Map<ServerName, Integer> load = load();
+      load.remove(r.server());
+      target = load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
+          .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey)
+          .orElseThrow(() -> new DoNotRetryIOException("no other region server to move "
+              + r.info().getRegionNameAsString() + " to"));
+    } else {
+      ServerName asked = target;
+      target = servers.liveAt(asked).orElseThrow(() -> new org.apache.hadoop.hbase.HBaseIOException(
+          "region server " + asked + " is not online"));
+    }
+    if (target.equals(r.server())) {
+      return;
+    }
+    LOG.info("moving {} from {} to {}", r.info().getRegionNameAsString(), r.server(), target);
+    moves.run(new MoveProcedure.Txn(MoveProcedure.Step.STARTED, r.info(), r.server(), target), table);
+  }
+
+  /** The moves that would balance region counts now (retired parents and regions in transition excluded). */
+  public synchronized List<Balancer.Move> balancePlan() {
+    Map<ServerName, List<RegionInfo>> assignment = new HashMap<>();
+    for (ServerName s : servers.live()) {
+      assignment.put(s, new ArrayList<>());
+    }
+    for (RegionRecord r : catalog.allRegions()) {
+      List<RegionInfo> on = r.server() == null ? null : assignment.get(r.server());
+      if (on != null && RegionRecord.OPEN.equals(r.state())) {
+        on.add(r.info());
+      }
+    }
+    return Balancer.plan(assignment);
+  }
+
+  public boolean balancerOn() {
+    return balancerOn;
+  }
+
+  /** Returns the previous setting. */
+  public boolean setBalancerOn(boolean on) {
+    boolean previous = balancerOn;
+    balancerOn = on;
+    return previous;
+  }
+
+  /**
+   * Carries out the balance plan one move at a time, pausing between moves so clients
+   * feel one short blip at a time (paper §IV.C). Returns the number of moves made.
+   */
+  public int balance() throws InterruptedException {
+    synchronized (balanceLock) {
+      return balanceNow();
+    }
+  }
+
+  private int balanceNow() throws InterruptedException {
+    int done = 0;
+    for (Balancer.Move m : balancePlan()) {
+      if (done > 0) {
+        Thread.sleep(balancePauseMillis);
+      }
+      try {
+        move(m.region().getRegionName(), m.to());
+        done++;
+      } catch (IOException e) {
+        LOG.warn("balancer move of {} failed: {}", m.region().getRegionNameAsString(), e.toString());
+      }
+    }
+    return done;
   }
 
   /** A region by full region name or encoded name. */
@@ -265,6 +364,9 @@ public final class Master {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
     List<RegionInfo> regions = regionsFor(name, splitKeys);
+    if (servers.live().isEmpty()) {
+      throw new PleaseHoldException("no region server is online yet");
+    }
     catalog.putTable(desc);
     catalog.setState(name, TableState.State.ENABLING);
     openRegions(desc, regions);

@@ -44,6 +44,7 @@ public final class MasterNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterNode.class);
   private static final int MAX_REQUEST_BYTES = 256 << 20;
   private static final int CONTROL_TIMEOUT_MILLIS = 120_000;
+  private static final long JOIN_BALANCE_DELAY_SECONDS = 3;
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   private final MasterConfig config;
@@ -54,6 +55,8 @@ public final class MasterNode implements AutoCloseable {
   private final RpcClient rpcClient;
   private final ScheduledExecutorService events =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-master-events"));
+  private final ScheduledExecutorService balancer =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-balancer"));
   private final CountDownLatch active = new CountDownLatch(1);
   private final Runnable onLeadershipLost;
   private volatile Catalog catalog;
@@ -72,6 +75,7 @@ public final class MasterNode implements AutoCloseable {
       name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       rpcClient = track(new RpcClient("basalt-master", 5_000));
       track(() -> {
+        balancer.shutdownNow();
         events.shutdownNow();
         events.awaitTermination(10, TimeUnit.SECONDS);
       });
@@ -117,7 +121,7 @@ public final class MasterNode implements AutoCloseable {
       catalog = c;
       ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient,
           new InetSocketAddress(s.getHostname(), s.getPort()), CONTROL_TIMEOUT_MILLIS)));
-      Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()));
+      Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()), config.balancePauseMillis());
       MetaView meta = new MetaView(c);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
@@ -132,6 +136,8 @@ public final class MasterNode implements AutoCloseable {
       master = m;
       watchServers(m);
       events.scheduleWithFixedDelay(m::retryReconcile, 2, 2, TimeUnit.SECONDS);
+      balancer.scheduleWithFixedDelay(() -> runBalancer(m), config.balancerPeriodMillis(),
+          config.balancerPeriodMillis(), TimeUnit.MILLISECONDS);
       new ZooKeeperRegistry(zk, config.hbaseZnodeParent()).publish(c.clusterId(), name, -1, name);
       LOG.info("master {} is active", name);
       active.countDown();
@@ -162,11 +168,31 @@ public final class MasterNode implements AutoCloseable {
     ServerName server = ServerName.valueOf(path.substring(dir.length() + 1));
     events.execute(() -> {
       if (up) {
+        boolean joined = !m.servers().isLive(server);
         m.serverUp(server);
+        if (joined) {
+          // A server that joins gets its fair share soon, one move at a time.
+          balancer.schedule(() -> runBalancer(m), JOIN_BALANCE_DELAY_SECONDS, TimeUnit.SECONDS);
+        }
       } else {
         m.serverDown(server);
       }
     });
+  }
+
+  private static void runBalancer(Master m) {
+    try {
+      if (m.balancerOn()) {
+        int moves = m.balance();
+        if (moves > 0) {
+          LOG.info("balancer made {} moves", moves);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("balancer run failed", e);
+    }
   }
 
   /** Waits until this master is the active one; false on timeout. */

@@ -297,6 +297,33 @@ public final class MasterServiceHandler {
         .setProcId(procedure(() -> master.split(region.getRegionName(), row))).build();
   }
 
+  public MoveRegionResponse moveRegion(CallController c, MoveRegionRequest r) throws IOException {
+    ServerName target = r.hasDestServerName() ? ProtobufUtil.toServerName(r.getDestServerName()) : null;
+    master.move(r.getRegion().getValue().toByteArray(), target);
+    return MoveRegionResponse.getDefaultInstance();
+  }
+
+  public BalanceResponse balance(CallController c, BalanceRequest r) throws IOException {
+    if (!master.balancerOn()) {
+      return BalanceResponse.newBuilder().setBalancerRan(false).build();
+    }
+    int planned = master.balancePlan().size();
+    if (r.getDryRun()) {
+      return BalanceResponse.newBuilder().setBalancerRan(true).setMovesCalculated(planned).build();
+    }
+    try {
+      int done = master.balance();
+      return BalanceResponse.newBuilder().setBalancerRan(true).setMovesCalculated(planned).setMovesExecuted(done).build();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("balance interrupted");
+    }
+  }
+
+  public SetBalancerRunningResponse setBalancerRunning(CallController c, SetBalancerRunningRequest r) {
+    return SetBalancerRunningResponse.newBuilder().setPrevBalanceValue(master.setBalancerOn(r.getOn())).build();
+  }
+
   // ---------------------------------------------------------------- cluster
 
   public GetClusterStatusResponse getClusterStatus(CallController c, GetClusterStatusRequest r) {
@@ -319,14 +346,14 @@ public final class MasterServiceHandler {
         .setMasterName(master.name())
         .setLiveServerMetrics(live)
         .setServerNames(new ArrayList<>(live.keySet()))
-        .setBalancerOn(false)
+        .setBalancerOn(master.balancerOn())
         .setMasterInfoPort(-1)
         .build();
     return GetClusterStatusResponse.newBuilder().setClusterStatus(ClusterMetricsBuilder.toClusterStatus(cluster)).build();
   }
 
   public IsBalancerEnabledResponse isBalancerEnabled(CallController c, IsBalancerEnabledRequest r) {
-    return IsBalancerEnabledResponse.newBuilder().setEnabled(false).build();
+    return IsBalancerEnabledResponse.newBuilder().setEnabled(master.balancerOn()).build();
   }
 
   public SecurityCapabilitiesResponse getSecurityCapabilities(CallController c, SecurityCapabilitiesRequest r) {

@@ -2,6 +2,7 @@ package io.basalt.server.regionserver;
 
 import io.basalt.server.control.CloneReport;
 import io.basalt.server.control.CrashPoints;
+import io.basalt.server.control.MoveSource;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.convert.Schemas;
 import io.basalt.storage.io.LocalStorageFiles;
@@ -36,6 +37,9 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private final ScannerLeases leases;
   private final Nonces nonces = new Nonces();
   private final ServerLease lease;
+  /** Where regions that moved away went, so late clients get RegionMovedException and follow. */
+  private final Map<String, ServerName> movedTo = new ConcurrentHashMap<>();
+  private volatile RegionMover mover;
   private volatile MetaSource meta;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
@@ -92,6 +96,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     if (regions.containsKey(info.getEncodedName())) {
       return;
     }
+    movedTo.remove(info.getEncodedName());
     Path dir = regionDir(info);
     Region store;
     try {
@@ -152,6 +157,10 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     if (r != null && !lease.valid()) {
       throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
           + ": " + serverName + " cannot confirm its ZooKeeper session, so it serves nothing until it can");
+    }
+    ServerName moved = r == null ? movedTo.get(encoded) : null;
+    if (moved != null) {
+      throw new org.apache.hadoop.hbase.exceptions.RegionMovedException(moved, 0);
     }
     if (r == null) {
       throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
@@ -238,6 +247,81 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return r == null ? null : r.table();
   }
 
+  // ------------------------------------------------------------------ move
+
+  /** Enables moves in and out of this server (a server without a mover can only split). */
+  public void enableMoves(io.basalt.server.transfer.SegmentServer segments,
+      io.basalt.server.transfer.SegmentFetcher fetcher) {
+    mover = new RegionMover(engine, regionsDir, segments, fetcher);
+  }
+
+  private RegionMover mover() throws IOException {
+    RegionMover m = mover;
+    if (m == null) {
+      throw new IOException(serverName + " cannot take part in moves");
+    }
+    return m;
+  }
+
+  boolean isMovingOut(String encoded) {
+    RegionMover m = mover;
+    return m != null && m.isMovingOut(encoded);
+  }
+
+  @Override
+  public MoveSource preClose(RegionInfo region) throws IOException {
+    HostedRegion r = region(region.getRegionName());
+    return mover().pin(region.getEncodedName(), r.store().logSegments());
+  }
+
+  @Override
+  public long prefetch(RegionInfo region, MoveSource source) throws IOException {
+    if (regions.containsKey(region.getEncodedName())) {
+      return 0; // already moved in: a repeated call
+    }
+    return mover().fetch(region, source);
+  }
+
+  @Override
+  public MoveSource closeForMove(RegionInfo region) throws IOException {
+    RegionMover m = mover();
+    closeRegion(region.getEncodedName());
+    CrashPoints.reached("regionserver.move.closed");
+    return m.exportClosed(region.getEncodedName());
+  }
+
+  @Override
+  public synchronized long openMoved(RegionInfo region, TableDescriptor table, MoveSource source) throws IOException {
+    if (regions.containsKey(region.getEncodedName())) {
+      return 0;
+    }
+    RegionMover m = mover();
+    long bytes = Files.isDirectory(regionDir(region)) ? 0 : m.fetch(region, source);
+    m.install(region);
+    openRegion(region, table);
+    return bytes;
+  }
+
+  @Override
+  public synchronized void finishMoveAway(RegionInfo region, ServerName target) throws IOException {
+    mover().release(region.getEncodedName());
+    closeRegion(region.getEncodedName());
+    LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(region));
+    movedTo.put(region.getEncodedName(), target);
+  }
+
+  @Override
+  public synchronized void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException {
+    mover().release(region.getEncodedName());
+    openRegion(region, table);
+  }
+
+  @Override
+  public synchronized void abortMoveIn(RegionInfo region) throws IOException {
+    closeRegion(region.getEncodedName());
+    mover().discard(region);
+  }
+
   /** Sizes of the regions served now, for split thresholds and the balancer. */
   public Map<RegionInfo, io.basalt.storage.region.RegionStats> regionStats() {
     Map<RegionInfo, io.basalt.storage.region.RegionStats> out = new java.util.HashMap<>();
@@ -270,6 +354,9 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   @Override
   public void close() {
     leases.close();
+    if (mover != null) {
+      mover.close();
+    }
     closeAll();
   }
 }

@@ -8,6 +8,8 @@ import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.transfer.SegmentFetcher;
+import io.basalt.server.transfer.SegmentServer;
 import io.basalt.server.zk.ZooKeeperClients;
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.je.JeStorageEngine;
@@ -58,6 +60,10 @@ public final class RegionServerNode implements AutoCloseable {
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       JeStorageEngine engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
+      Files.createDirectories(config.dataDir().resolve("regions"));
+      regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
+          new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT),
+          new SegmentFetcher(SegmentFetcher.Options.DEFAULT));
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),

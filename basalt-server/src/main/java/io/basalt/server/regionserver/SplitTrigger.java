@@ -40,7 +40,8 @@ final class SplitTrigger implements Runnable {
         RegionInfo region = e.getKey();
         RegionStats stats = e.getValue();
         TableDescriptor table = server.tableOf(region);
-        if (table == null || !table.isSplitEnabled() || stats.pendingCollection() || !due(region, stats, table)) {
+        if (table == null || !table.isSplitEnabled() || stats.pendingCollection()
+            || server.isMovingOut(region.getEncodedName()) || !due(region, stats, table)) {
           continue;
         }
         Long last = requested.get(region.getEncodedName());

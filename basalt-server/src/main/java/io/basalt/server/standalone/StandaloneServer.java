@@ -36,8 +36,8 @@ public final class StandaloneServer implements AutoCloseable {
       zookeeper = track(new EmbeddedZooKeeper(new InetSocketAddress(config.host(), config.zookeeperPort()),
           config.dataDir().resolve("zookeeper")));
       String zk = zookeeper.connectString();
-      master = track(new MasterNode(new MasterConfig(config.host(), config.masterPort(), zk, "/basalt",
-          config.zookeeperParent(), 30_000), () -> LOG.error("the standalone master lost its leadership")));
+      master = track(new MasterNode(MasterConfig.defaults(zk).withAddress(config.host(), config.masterPort())
+          .withZnodeParent(config.zookeeperParent()), () -> LOG.error("the standalone master lost its leadership")));
       if (!master.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active within 60 s");
       }

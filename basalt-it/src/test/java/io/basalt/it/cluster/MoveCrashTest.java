@@ -1,0 +1,94 @@
+package io.basalt.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The master, the source or the target dies (as with kill -9) at each step of a move, under a 95/5 load;
+ * after the restart exactly one server serves the region (the source if the move was undone, the target if
+ * it was finished, as its ZooKeeper record says) and every acknowledged write is read back.
+ */
+@Timeout(300)
+class MoveCrashTest {
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0} dies at {1}")
+  @CsvSource({
+      "master, master.move.started, source",
+      "master, master.move.prefetched, source",
+      "master, master.move.opened, target",
+      "master, master.move.published, target",
+      "source, regionserver.move.closed, source",
+  })
+  void crashAtEveryStep(String role, String point, String owner) throws Exception {
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 2);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = TableName.valueOf("crash_move");
+      admin.createTable(TableDescriptorBuilder.newBuilder(name)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F)).build());
+      RegionInfo region = admin.getRegions(name).get(0);
+      int sourcePort = location(conn, name);
+      LocalCluster.Node source = cluster.regionServers().stream().filter(n -> n.port() == sourcePort).findFirst().orElseThrow();
+      LocalCluster.Node target = cluster.regionServers().stream().filter(n -> n != source).findFirst().orElseThrow();
+      LocalCluster.Node victim = role.equals("master") ? cluster.masters().get(0) : source;
+      cluster.stop(victim);
+      victim.crashAt(point);
+      cluster.start(victim);
+      if (role.equals("master")) {
+        cluster.awaitActiveMaster();
+      } else {
+        cluster.awaitRegisteredRegionServers(2);
+      }
+
+      try (Workload load = new Workload(conn, name, 3, 95).start()) {
+        load.awaitWrites(300, 90_000);
+        try (Connection c = ConnectionFactory.createConnection(cluster.impatientClientConfiguration());
+             Admin a = c.getAdmin()) {
+          ServerName to = a.getRegionServers().stream().filter(s -> s.getPort() == target.port()).findFirst().orElseThrow();
+          a.move(region.getEncodedNameAsBytes(), to);
+        } catch (Exception expected) {
+          System.out.println(point + ": move call ended with " + expected);
+        }
+        assertThat(victim.awaitExit(60)).as("%s should have halted at %s", role, point).isTrue();
+        victim.clearJvmFlags();
+        cluster.start(victim);
+        int expectedPort = owner.equals("source") ? source.port() : target.port();
+        try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+          while (location(fresh, name) != expectedPort) {
+            assertThat(System.nanoTime()).as("region served by the %s after the restart", owner).isLessThan(deadline);
+            Thread.sleep(200);
+          }
+        }
+        load.awaitWrites(300, 90_000);
+        load.close();
+        assertThat(load.verify()).isEmpty();
+        assertThat(load.wrongReads()).isZero();
+      }
+    }
+  }
+
+  private static int location(Connection conn, TableName name) {
+    try (RegionLocator locator = conn.getRegionLocator(name)) {
+      return locator.getAllRegionLocations().get(0).getPort();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+}
