@@ -16,8 +16,8 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * directory and port that survive its restarts. Stops only the processes it started.
  */
 public final class LocalCluster implements AutoCloseable {
-  /** Short sessions so failures are noticed in seconds, as a test needs. */
-  public static final int SESSION_TIMEOUT_MILLIS = 4_000;
+  /** Short sessions so failures are noticed in seconds, as a test needs (not so short that a busy CI box expires them). */
+  public static final int SESSION_TIMEOUT_MILLIS = 6_000;
 
   private final Path dir;
   private final String classpath = System.getProperty("java.class.path");
@@ -110,9 +110,26 @@ public final class LocalCluster implements AutoCloseable {
     }, n + " registered region servers");
   }
 
-  /** Waits until a master has published itself in HBase's registry znode. */
+  /**
+   * Waits until an active master answers a client (its registry znode alone is not enough: the znode of a
+   * master that just stopped may linger until its session ends).
+   */
   public void awaitActiveMaster() throws InterruptedException {
     awaitZooKeeper(zk -> zk.exists("/hbase/master", false) != null, "an active master");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try (org.apache.hadoop.hbase.client.Connection c =
+               org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(impatientClientConfiguration());
+           org.apache.hadoop.hbase.client.Admin admin = c.getAdmin()) {
+        admin.getClusterMetrics();
+        return;
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("no master answers after 60 s", e);
+        }
+        Thread.sleep(200);
+      }
+    }
   }
 
   private interface ZooKeeperCheck {

@@ -3,6 +3,7 @@ package io.basalt.server.control;
 import io.basalt.server.rpc.CallController;
 import java.io.IOException;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceRequest;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
@@ -11,9 +12,11 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
 /** ClientService's {@code ExecRegionServerService}, carrying control calls to a {@link ControlEndpoint}. */
 public final class ControlServiceHandler {
   private final ControlEndpoint endpoint;
+  private final ServerName self;
 
-  public ControlServiceHandler(ControlEndpoint endpoint) {
+  public ControlServiceHandler(ControlEndpoint endpoint, ServerName self) {
     this.endpoint = endpoint;
+    this.self = self;
   }
 
   public CoprocessorServiceResponse execRegionServerService(CallController c, CoprocessorServiceRequest request)
@@ -21,6 +24,11 @@ public final class ControlServiceHandler {
     String service = request.getCall().getServiceName();
     if (!ControlEndpoint.SERVICE.equals(service)) {
       throw new DoNotRetryIOException("coprocessor endpoint " + service + " is not supported by Basalt");
+    }
+    String addressee = request.getCall().getRow().toStringUtf8();
+    if (!addressee.equals(self.getServerName())) {
+      throw new org.apache.hadoop.hbase.ipc.ServerNotRunningYetException("control call for " + addressee
+          + " reached " + self + " (a restarted server at the same address)");
     }
     byte[] result = endpoint.call(request.getCall().getMethodName(), request.getCall().getRequest().toByteArray());
     return CoprocessorServiceResponse.newBuilder().setRegion(request.getRegion())

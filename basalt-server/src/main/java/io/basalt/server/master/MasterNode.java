@@ -119,8 +119,8 @@ public final class MasterNode implements AutoCloseable {
       Catalog c = new Catalog(zk, config.root());
       c.load();
       catalog = c;
-      ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient,
-          new InetSocketAddress(s.getHostname(), s.getPort()), CONTROL_TIMEOUT_MILLIS)));
+      ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient, s,
+          CONTROL_TIMEOUT_MILLIS)));
       Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()), config.balancePauseMillis());
       MetaView meta = new MetaView(c);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);

@@ -24,7 +24,9 @@ public final class ServerManager {
     this.connector = connector;
   }
 
+  /** A server registered; an older incarnation at the same address is dead (it restarted). */
   void up(ServerName server) {
+    live.keySet().removeIf(s -> s.getAddress().equals(server.getAddress()) && s.getStartCode() < server.getStartCode());
     live.computeIfAbsent(server, connector);
   }
 

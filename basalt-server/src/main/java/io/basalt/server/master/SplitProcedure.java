@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * STARTED    parent marked SPLITTING (clients get NotServingRegion and retry); the server closes the
  *            parent (drain, sync) and clones its log into both daughters (links + tail copy).
  *            Recovery: undo (drop daughter directories, serve the parent again): no daughter has opened.
- * CLONED     point of no return: daughters open on the same server, then meta/RegionMap publish them and
+ * CLONED     point of no return: daughters open (in parallel) on the same server, then meta/RegionMap publish them and
  *            retire the parent (SPLIT, with splitA/splitB). Recovery: finish (every step is idempotent).
  * PUBLISHED  the parent's directory is dropped (the daughters hold their own links). Recovery: finish.
  * </pre>
@@ -115,12 +115,25 @@ final class SplitProcedure {
   private void finish(Txn txn, TableDescriptor table, Map<String, Long> phases) throws IOException {
     RegionServerControl rs = servers.control(txn.server());
     if (txn.step() == Step.CLONED) {
+      // The daughters open in parallel: the split's unavailability is one open, not two.
+      java.util.concurrent.CompletableFuture<Long> openB = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        long t = System.nanoTime();
+        try {
+          rs.openRegion(txn.daughterB(), table);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        return (System.nanoTime() - t) / 1_000_000;
+      });
       long t = System.nanoTime();
       rs.openRegion(txn.daughterA(), table);
       phases.put("openA", (System.nanoTime() - t) / 1_000_000);
-      t = System.nanoTime();
-      rs.openRegion(txn.daughterB(), table);
-      phases.put("openB", (System.nanoTime() - t) / 1_000_000);
+      try {
+        phases.put("openB", openB.join());
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof java.io.UncheckedIOException u ? u.getCause()
+            : new IOException("opening " + txn.daughterB().getRegionNameAsString() + " failed", e.getCause());
+      }
       CrashPoints.reached("master.split.opened");
       t = System.nanoTime();
       RegionInfo retired = RegionInfoBuilder.newBuilder(txn.parent()).setOffline(true).setSplit(true).build();

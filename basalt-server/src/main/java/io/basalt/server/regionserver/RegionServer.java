@@ -39,6 +39,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private final ServerLease lease;
   /** Where regions that moved away went, so late clients get RegionMovedException and follow. */
   private final Map<String, ServerName> movedTo = new ConcurrentHashMap<>();
+  private final Map<String, Object> regionLocks = new ConcurrentHashMap<>();
   private volatile RegionMover mover;
   private volatile MetaSource meta;
 
@@ -89,10 +90,24 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   /** Opens (creating if new) the store of a region and starts serving it. */
   @Override
-  public synchronized void openRegion(RegionInfo info, TableDescriptor table) throws IOException {
+  public void openRegion(RegionInfo info, TableDescriptor table) throws IOException {
     if (engine == null) {
       throw new IOException(serverName + " hosts no regions");
     }
+    synchronized (lock(info.getEncodedName())) {
+      openLocked(info, table);
+    }
+  }
+
+  /**
+   * Open and close of one region are serialized by its own lock, so regions open in parallel (a split's
+   * two daughters, many regions at start-up) while no region is ever opened twice.
+   */
+  private Object lock(String encodedName) {
+    return regionLocks.computeIfAbsent(encodedName, k -> new Object());
+  }
+
+  private void openLocked(RegionInfo info, TableDescriptor table) throws IOException {
     if (regions.containsKey(info.getEncodedName())) {
       return;
     }
@@ -120,7 +135,13 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   /** Stops serving a region and closes its store. */
-  public synchronized void closeRegion(String encodedName) {
+  public void closeRegion(String encodedName) {
+    synchronized (lock(encodedName)) {
+      closeLocked(encodedName);
+    }
+  }
+
+  private void closeLocked(String encodedName) {
     HostedRegion r = regions.remove(encodedName);
     if (r != null) {
       leases.closeRegion(r.info().getRegionNameAsString());
@@ -131,16 +152,18 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   /** Closes a region and deletes its data (table deleted or truncated). */
   @Override
-  public synchronized void dropRegion(RegionInfo info) throws IOException {
-    closeRegion(info.getEncodedName());
-    if (regionsDir != null) {
-      LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(info));
+  public void dropRegion(RegionInfo info) throws IOException {
+    synchronized (lock(info.getEncodedName())) {
+      closeLocked(info.getEncodedName());
+      if (regionsDir != null) {
+        LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(info));
+      }
     }
   }
 
   /** Applies a changed table descriptor (families, settings) to its open regions. */
   @Override
-  public synchronized void alterTable(TableDescriptor table) {
+  public void alterTable(TableDescriptor table) {
     regions.replaceAll((name, r) -> {
       if (!r.info().getTable().equals(table.getTableName())) {
         return r;
@@ -201,10 +224,17 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * repeat after a crash finishes the job. Returns the bytes copied.
    */
   @Override
-  public synchronized CloneReport closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+  public CloneReport closeAndClone(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+      throws IOException {
+    synchronized (lock(parent.getEncodedName())) {
+      return closeAndCloneLocked(parent, daughterA, daughterB);
+    }
+  }
+
+  private CloneReport closeAndCloneLocked(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException {
     long start = System.nanoTime();
-    closeRegion(parent.getEncodedName());
+    closeLocked(parent.getEncodedName());
     long closed = System.nanoTime();
     CrashPoints.reached("regionserver.split.closed");
     long copied = 0;
@@ -232,7 +262,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   /** Undoes a split that did not reach its point of no return: daughters dropped, the parent served again. */
   @Override
-  public synchronized void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA,
+  public void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA,
       RegionInfo daughterB) throws IOException {
     for (RegionInfo daughter : List.of(daughterA, daughterB)) {
       dropRegion(daughter);
@@ -291,35 +321,43 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
-  public synchronized long openMoved(RegionInfo region, TableDescriptor table, MoveSource source) throws IOException {
-    if (regions.containsKey(region.getEncodedName())) {
-      return 0;
+  public long openMoved(RegionInfo region, TableDescriptor table, MoveSource source) throws IOException {
+    synchronized (lock(region.getEncodedName())) {
+      if (regions.containsKey(region.getEncodedName())) {
+        return 0;
+      }
+      RegionMover m = mover();
+      long bytes = Files.isDirectory(regionDir(region)) ? 0 : m.fetch(region, source);
+      m.install(region);
+      openLocked(region, table);
+      return bytes;
     }
-    RegionMover m = mover();
-    long bytes = Files.isDirectory(regionDir(region)) ? 0 : m.fetch(region, source);
-    m.install(region);
-    openRegion(region, table);
-    return bytes;
   }
 
   @Override
-  public synchronized void finishMoveAway(RegionInfo region, ServerName target) throws IOException {
-    mover().release(region.getEncodedName());
-    closeRegion(region.getEncodedName());
-    LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(region));
-    movedTo.put(region.getEncodedName(), target);
+  public void finishMoveAway(RegionInfo region, ServerName target) throws IOException {
+    synchronized (lock(region.getEncodedName())) {
+      mover().release(region.getEncodedName());
+      closeLocked(region.getEncodedName());
+      LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(region));
+      movedTo.put(region.getEncodedName(), target);
+    }
   }
 
   @Override
-  public synchronized void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException {
-    mover().release(region.getEncodedName());
-    openRegion(region, table);
+  public void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException {
+    synchronized (lock(region.getEncodedName())) {
+      mover().release(region.getEncodedName());
+      openLocked(region, table);
+    }
   }
 
   @Override
-  public synchronized void abortMoveIn(RegionInfo region) throws IOException {
-    closeRegion(region.getEncodedName());
-    mover().discard(region);
+  public void abortMoveIn(RegionInfo region) throws IOException {
+    synchronized (lock(region.getEncodedName())) {
+      closeLocked(region.getEncodedName());
+      mover().discard(region);
+    }
   }
 
   /** Sizes of the regions served now, for split thresholds and the balancer. */
@@ -336,7 +374,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   /** Closes every region (the session was lost: the master may now reassign them). */
-  public synchronized void closeAll() {
+  public void closeAll() {
     for (String name : List.copyOf(regions.keySet())) {
       try {
         closeRegion(name);

@@ -67,7 +67,7 @@ public final class RegionServerNode implements AutoCloseable {
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
-          new ControlServiceHandler(ControlEndpoint.of(regionServer)))));
+          new ControlServiceHandler(ControlEndpoint.of(regionServer), name))));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

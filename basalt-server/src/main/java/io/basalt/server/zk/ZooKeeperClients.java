@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /** Connected Curator clients with the session timeout the caller fences on. */
@@ -13,7 +14,10 @@ public final class ZooKeeperClients {
   public static CuratorFramework connect(String connectString, int sessionTimeoutMillis) throws IOException {
     CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(connectString)
         .sessionTimeoutMs(sessionTimeoutMillis).connectionTimeoutMs(Math.min(10_000, sessionTimeoutMillis))
-        .retryPolicy(new ExponentialBackoffRetry(200, 5)).build();
+        .retryPolicy(new ExponentialBackoffRetry(200, 5))
+        // A short disconnection (SUSPENDED) is not a lost session: leadership and registrations end only when
+        // ZooKeeper expires the session, the same moment the others learn of it.
+        .connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy()).build();
     zk.start();
     try {
       if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
