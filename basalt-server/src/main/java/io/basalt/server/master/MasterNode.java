@@ -1,5 +1,6 @@
 package io.basalt.server.master;
 
+import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.ControlClient;
@@ -15,9 +16,6 @@ import io.basalt.server.rpc.ServiceProxy;
 import io.basalt.server.zk.ZooKeeperClients;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
@@ -46,7 +44,7 @@ public final class MasterNode implements AutoCloseable {
   private static final int CONTROL_TIMEOUT_MILLIS = 120_000;
   private static final long JOIN_BALANCE_DELAY_SECONDS = 3;
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Resources resources = new Resources();
   private final MasterConfig config;
   private final CuratorFramework zk;
   private final CallDispatcher dispatcher = new CallDispatcher();
@@ -110,8 +108,7 @@ public final class MasterNode implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    return resources.track(resource);
   }
 
   private void becomeActive() {
@@ -220,15 +217,6 @@ public final class MasterNode implements AutoCloseable {
   @Override
   public void close() {
     closing = true;
-    List<AutoCloseable> reversed = new ArrayList<>(resources);
-    Collections.reverse(reversed);
-    resources.clear();
-    for (AutoCloseable r : reversed) {
-      try {
-        r.close();
-      } catch (Exception e) {
-        LOG.warn("error while stopping {}", r, e);
-      }
-    }
+    resources.close();
   }
 }

@@ -1,5 +1,6 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.control.ControlEndpoint;
 import io.basalt.server.control.ControlServiceHandler;
 import io.basalt.server.registry.ClientMetaServiceHandler;
@@ -16,9 +17,6 @@ import io.basalt.storage.je.JeStorageEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +40,7 @@ public final class RegionServerNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionServerNode.class);
   static final int MAX_REQUEST_BYTES = 256 << 20;
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Resources resources = new Resources();
   private final RpcServer rpc;
   private final RegionServer regionServer;
 
@@ -123,8 +121,7 @@ public final class RegionServerNode implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    return resources.track(resource);
   }
 
   public ServerName serverName() {
@@ -142,15 +139,6 @@ public final class RegionServerNode implements AutoCloseable {
   /** Leaves ZooKeeper first (the master stops sending work), then closes regions cleanly (logs synced). */
   @Override
   public void close() {
-    List<AutoCloseable> reversed = new ArrayList<>(resources);
-    Collections.reverse(reversed);
-    resources.clear();
-    for (AutoCloseable r : reversed) {
-      try {
-        r.close();
-      } catch (Exception e) {
-        LOG.warn("error while stopping {}", r, e);
-      }
-    }
+    resources.close();
   }
 }

@@ -1,5 +1,6 @@
 package io.basalt.server.standalone;
 
+import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.master.Master;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
@@ -9,9 +10,6 @@ import io.basalt.server.zk.EmbeddedZooKeeper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class StandaloneServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StandaloneServer.class);
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Resources resources = new Resources();
   private final EmbeddedZooKeeper zookeeper;
   private final MasterNode master;
   private final RegionServerNode regionServer;
@@ -68,8 +66,7 @@ public final class StandaloneServer implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    return resources.track(resource);
   }
 
   public String zookeeperQuorum() {
@@ -99,15 +96,6 @@ public final class StandaloneServer implements AutoCloseable {
   /** Closes in reverse order of start: region server (regions closed, logs synced), master, ZooKeeper. */
   @Override
   public void close() {
-    List<AutoCloseable> reversed = new ArrayList<>(resources);
-    Collections.reverse(reversed);
-    resources.clear();
-    for (AutoCloseable r : reversed) {
-      try {
-        r.close();
-      } catch (Exception e) {
-        LOG.warn("error while stopping {}", r, e);
-      }
-    }
+    resources.close();
   }
 }

@@ -103,8 +103,9 @@ final class JeRegion implements Region {
       if (!java.util.Arrays.equals(storedMetadata(metaDb), metadata.encode())) {
         writeMetadata(metadata);
       }
+      // The cell count is taken by the engine in the background: counting reads the whole index, which
+      // would make every open (a moved region, split daughters) cost seconds for a large region.
       this.families = openFamilies(metadata.descriptor());
-      recount();
     } catch (RuntimeException e) {
       if (families != null) {
         families.forEach(f -> f.db().close());
@@ -712,6 +713,7 @@ final class JeRegion implements Region {
   }
 
   /** Recounts stored keys inside the range (B+-tree skipping, no record fetches). */
+  /** Counts the cells in range afresh (approximate while writes run concurrently). */
   void recount() {
     KeyRange range = range();
     byte[] from = range.start().length == 0 ? null : CellKeyCodec.rowPrefix(range.start());

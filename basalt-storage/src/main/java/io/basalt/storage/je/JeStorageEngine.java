@@ -40,6 +40,8 @@ public final class JeStorageEngine implements StorageEngine {
   /** Closed region directories whose segments are being shipped: not to be opened meanwhile. */
   private final Set<Path> pinned = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService maintenance;
+  /** Counts the cells of regions just opened, off the open path (a count reads the whole index). */
+  private final java.util.concurrent.ExecutorService counting;
 
   public JeStorageEngine(StorageConfig config) {
     this(config, LocalStorageFiles.INSTANCE);
@@ -50,6 +52,11 @@ public final class JeStorageEngine implements StorageEngine {
     this.files = files;
     this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "basalt-region-maintenance");
+      t.setDaemon(true);
+      return t;
+    });
+    this.counting = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "basalt-region-count");
       t.setDaemon(true);
       return t;
     });
@@ -100,7 +107,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new UncheckedIOException(e);
     }
     Environment env = openEnvironment(dir, true);
-    return register(dir, env, new RegionMetadata(descriptor, false));
+    return register(dir, env, new RegionMetadata(descriptor, false), false);
   }
 
   @Override
@@ -116,7 +123,7 @@ public final class JeStorageEngine implements StorageEngine {
       env.close();
       throw e;
     }
-    return register(dir, env, meta);
+    return register(dir, env, meta, true);
   }
 
   @Override
@@ -133,10 +140,12 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     boolean narrower = !meta.descriptor().range().equals(range);
-    return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower));
+    return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
+        true);
   }
 
-  private Region register(Path dir, Environment env, RegionMetadata meta) {
+  /** {@code count}: whether the region may hold cells already (a new one holds none: its count is exact). */
+  private Region register(Path dir, Environment env, RegionMetadata meta, boolean count) {
     JeRegion[] self = new JeRegion[1];
     JeRegion region;
     try {
@@ -147,6 +156,19 @@ public final class JeStorageEngine implements StorageEngine {
     }
     self[0] = region;
     open.add(region);
+    if (count) {
+      counting.execute(() -> {
+        try {
+          if (!region.isClosing()) {
+            region.recount();
+          }
+        } catch (RuntimeException e) {
+          if (!region.isClosing()) {
+            LOG.warn("counting the cells of {} failed", region.directory(), e);
+          }
+        }
+      });
+    }
     if (meta.pendingCollection()) {
       maintenance.execute(() -> runMaintenance(region));
     }
@@ -216,6 +238,7 @@ public final class JeStorageEngine implements StorageEngine {
 
   @Override
   public void close() {
+    counting.shutdownNow();
     maintenance.shutdownNow();
     for (JeRegion r : List.copyOf(open)) {
       try {
