@@ -18,8 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -75,7 +77,11 @@ public final class SegmentFetcher {
     this.options = options;
   }
 
-  /** Makes {@code stagingDir} hold exactly {@code manifest}'s segments, fetching from {@code source}. */
+  /**
+   * Makes {@code stagingDir} hold exactly {@code manifest}'s segments, fetching what is missing from
+   * {@code source}, and syncs them to disk. One fetch per staging directory at a time. The directory should
+   * not be where the region is opened from until the last fetch succeeded (stage, then rename).
+   */
   public FetchStats fetch(InetSocketAddress source, SegmentManifest manifest, Path stagingDir) throws IOException {
     long start = System.nanoTime();
     Files.createDirectories(stagingDir);
@@ -83,9 +89,8 @@ public final class SegmentFetcher {
     for (Segment s : manifest.segments()) {
       wanted.put(s.fileName(), s);
     }
-    int skipped = 0;
     int removed = 0;
-    List<Segment> missing = new ArrayList<>(manifest.segments());
+    Set<String> complete = new HashSet<>();
     try (DirectoryStream<Path> staged = Files.newDirectoryStream(stagingDir)) {
       for (Path p : staged) {
         String name = p.getFileName().toString();
@@ -93,8 +98,7 @@ public final class SegmentFetcher {
         if (SEGMENT.matcher(name).matches()) {
           Segment s = wanted.get(name);
           if (s != null && Files.size(p) == s.length()) {
-            missing.remove(s);
-            skipped++;
+            complete.add(name);
           } else {
             Files.delete(p);
             removed++;
@@ -105,6 +109,12 @@ public final class SegmentFetcher {
             Files.delete(p);
           }
         }
+      }
+    }
+    List<Segment> missing = new ArrayList<>();
+    for (Segment s : manifest.segments()) {
+      if (!complete.contains(s.fileName())) {
+        missing.add(s);
       }
     }
     // Largest first, so streams finish together.
@@ -141,6 +151,12 @@ public final class SegmentFetcher {
     if (failure.get() != null) {
       throw failure.get();
     }
+    for (Segment s : missing) {
+      Path p = stagingDir.resolve(s.fileName());
+      if (!Files.exists(p) || Files.size(p) != s.length()) {
+        throw new IOException("segment fetch of " + manifest.region() + " ended without " + p);
+      }
+    }
     syncDirectory(stagingDir);
     long bytes = 0;
     int fetched = 0;
@@ -150,7 +166,7 @@ public final class SegmentFetcher {
       fetched += s.files;
       perStream.add(new StreamStats(s.bytes, s.files, Duration.ofNanos(s.nanos)));
     }
-    return new FetchStats(bytes, fetched, skipped, removed, Duration.ofNanos(System.nanoTime() - start), perStream);
+    return new FetchStats(bytes, fetched, complete.size(), removed, Duration.ofNanos(System.nanoTime() - start), perStream);
   }
 
   /** One connection, pulling files from the shared queue until it is empty or some stream failed. */
@@ -197,9 +213,9 @@ public final class SegmentFetcher {
             }
           }
         }
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         if (!aborted) {
-          IOException why = e instanceof SegmentRefusedException ? e
+          IOException why = e instanceof SegmentRefusedException refused ? refused
               : new IOException("fetching segments of " + region + " from " + source + " failed: " + e, e);
           if (failure.compareAndSet(null, why)) {
             all.forEach(Stream::abort);

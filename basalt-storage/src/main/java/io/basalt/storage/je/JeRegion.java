@@ -7,6 +7,8 @@ import com.sleepycat.je.DatabaseConfig;
 import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Environment;
+import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.EnvironmentMutableConfig;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationResult;
 import com.sleepycat.je.OperationStatus;
@@ -675,11 +677,21 @@ final class JeRegion implements Region {
         if (activeSegmentSet != null) {
           throw new IllegalStateException("a log segment set of " + dir + " is already open");
         }
-        JeLogSegmentSet set = JeLogSegmentSet.start(env, dir, after, files, () -> {
-          synchronized (segmentsLock) {
-            activeSegmentSet = null;
-          }
-        });
+        // The cleaner is paused while the set is open (the paper's PRE-CLOSE): cleaning would rewrite live
+        // data into new segments, which a move must then ship while the region is unavailable.
+        setCleaning(false);
+        JeLogSegmentSet set;
+        try {
+          set = JeLogSegmentSet.start(env, dir, after, files, () -> {
+            synchronized (segmentsLock) {
+              activeSegmentSet = null;
+            }
+            setCleaning(true);
+          });
+        } catch (RuntimeException e) {
+          setCleaning(true);
+          throw e;
+        }
         activeSegmentSet = set;
         return set;
       }
@@ -809,6 +821,17 @@ final class JeRegion implements Region {
     } finally {
       guard.writeLock().unlock();
     }
+  }
+
+  private void setCleaning(boolean on) {
+    EnvironmentMutableConfig c = env.getMutableConfig();
+    c.setConfigParam(EnvironmentConfig.ENV_RUN_CLEANER, Boolean.toString(on));
+    env.setMutableConfig(c);
+  }
+
+  /** Whether JE's cleaner daemon runs for this region (paused while a log segment set is open). */
+  boolean isCleaning() {
+    return Boolean.parseBoolean(env.getMutableConfig().getConfigParam(EnvironmentConfig.ENV_RUN_CLEANER));
   }
 
   /**

@@ -57,6 +57,7 @@ public interface Region extends AutoCloseable {
   /**
    * The log segments holding the region's data up to now, as an immutable set: the region keeps serving
    * and writes go to newer segments, but none of these is changed or deleted until the set is closed.
+   * Log cleaning is paused meanwhile, so newer segments hold only what clients write. One set at a time.
    */
   LogSegmentSet logSegments();
 

@@ -95,7 +95,9 @@ class ElasticityTest extends RegionTestBase {
       }
       assertThat(set.lastSegment()).isGreaterThanOrEqualTo(0);
       assertThatThrownBy(r::logSegments).as("one set at a time").isInstanceOf(IllegalStateException.class);
+      assertThat(r.isCleaning()).as("cleaning paused while the set is open").isFalse();
     }
+    assertThat(r.isCleaning()).isTrue();
     try (LogSegmentSet later = r.logSegmentsAfter(0)) {
       assertThat(later.files()).noneMatch(p -> p.getFileName().toString().equals("00000000.jdb"));
     }
