@@ -85,6 +85,40 @@ public final class SegmentFetcher {
   public FetchStats fetch(InetSocketAddress source, SegmentManifest manifest, Path stagingDir) throws IOException {
     long start = System.nanoTime();
     Files.createDirectories(stagingDir);
+    Staged staged = reconcile(manifest, stagingDir);
+    List<Segment> missing = new ArrayList<>();
+    for (Segment s : manifest.segments()) {
+      if (!staged.complete().contains(s.fileName())) {
+        missing.add(s);
+      }
+    }
+    // Largest first, so streams finish together.
+    missing.sort(Comparator.comparingLong(Segment::length).reversed().thenComparingLong(Segment::number));
+    List<Stream> streams = pull(source, manifest.region(), missing, stagingDir);
+    for (Segment s : missing) {
+      Path p = stagingDir.resolve(s.fileName());
+      if (!Files.exists(p) || Files.size(p) != s.length()) {
+        throw new IOException("segment fetch of " + manifest.region() + " ended without " + p);
+      }
+    }
+    syncDirectory(stagingDir);
+    long bytes = 0;
+    int fetched = 0;
+    List<StreamStats> perStream = new ArrayList<>(streams.size());
+    for (Stream s : streams) {
+      bytes += s.bytes;
+      fetched += s.files;
+      perStream.add(new StreamStats(s.bytes, s.files, Duration.ofNanos(s.nanos)));
+    }
+    return new FetchStats(bytes, fetched, staged.complete().size(), staged.removed(),
+        Duration.ofNanos(System.nanoTime() - start), perStream);
+  }
+
+  /** Names of the staged segments that are complete, and how many staged segments were deleted. */
+  private record Staged(Set<String> complete, int removed) {}
+
+  /** Keeps complete segments of the manifest, and partial ones of the right length; deletes the rest. */
+  private static Staged reconcile(SegmentManifest manifest, Path stagingDir) throws IOException {
     Map<String, Segment> wanted = new HashMap<>();
     for (Segment s : manifest.segments()) {
       wanted.put(s.fileName(), s);
@@ -111,24 +145,22 @@ public final class SegmentFetcher {
         }
       }
     }
-    List<Segment> missing = new ArrayList<>();
-    for (Segment s : manifest.segments()) {
-      if (!complete.contains(s.fileName())) {
-        missing.add(s);
-      }
-    }
-    // Largest first, so streams finish together.
-    missing.sort(Comparator.comparingLong(Segment::length).reversed().thenComparingLong(Segment::number));
+    return new Staged(complete, removed);
+  }
+
+  /** Runs the streams until {@code missing} is fetched or one failed (then throws its failure). */
+  private List<Stream> pull(InetSocketAddress source, String region, List<Segment> missing, Path stagingDir)
+      throws IOException {
     ConcurrentLinkedQueue<Segment> queue = new ConcurrentLinkedQueue<>(missing);
     AtomicReference<IOException> failure = new AtomicReference<>();
     int n = Math.min(options.streams(), missing.size());
     List<Stream> streams = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      streams.add(new Stream(source, manifest.region(), stagingDir, queue, failure, streams));
+      streams.add(new Stream(source, region, stagingDir, queue, failure, streams));
     }
     List<Thread> threads = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      Thread t = new Thread(streams.get(i), "basalt-segment-fetch-" + manifest.region() + "-" + i);
+      Thread t = new Thread(streams.get(i), "basalt-segment-fetch-" + region + "-" + i);
       t.setDaemon(true);
       t.start();
       threads.add(t);
@@ -140,7 +172,7 @@ public final class SegmentFetcher {
           t.join();
         } catch (InterruptedException e) {
           interrupted = true;
-          failure.compareAndSet(null, new InterruptedIOException("segment fetch of " + manifest.region() + " interrupted"));
+          failure.compareAndSet(null, new InterruptedIOException("segment fetch of " + region + " interrupted"));
           streams.forEach(Stream::abort);
         }
       }
@@ -151,22 +183,7 @@ public final class SegmentFetcher {
     if (failure.get() != null) {
       throw failure.get();
     }
-    for (Segment s : missing) {
-      Path p = stagingDir.resolve(s.fileName());
-      if (!Files.exists(p) || Files.size(p) != s.length()) {
-        throw new IOException("segment fetch of " + manifest.region() + " ended without " + p);
-      }
-    }
-    syncDirectory(stagingDir);
-    long bytes = 0;
-    int fetched = 0;
-    List<StreamStats> perStream = new ArrayList<>(n);
-    for (Stream s : streams) {
-      bytes += s.bytes;
-      fetched += s.files;
-      perStream.add(new StreamStats(s.bytes, s.files, Duration.ofNanos(s.nanos)));
-    }
-    return new FetchStats(bytes, fetched, complete.size(), removed, Duration.ofNanos(System.nanoTime() - start), perStream);
+    return streams;
   }
 
   /** One connection, pulling files from the shared queue until it is empty or some stream failed. */

@@ -6,6 +6,7 @@ import io.basalt.server.transfer.SegmentManifest.Segment;
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.error.RegionClosedException;
+import io.basalt.storage.io.LocalStorageFiles;
 import io.basalt.storage.je.JeStorageEngine;
 import io.basalt.storage.mutation.Durability;
 import io.basalt.storage.mutation.RowMutation;
@@ -182,10 +183,14 @@ class RegionMoveTransferTest {
     moved.close();
   }
 
-  /** Prints rates; {@code -Dbasalt.transfer.mb=200} for the figure of a 200 MB region (loading it takes a while). */
+  /**
+   * Prints rates; {@code -Dbasalt.transfer.mb=200} for the figure of a 200 MB region (loading it takes a
+   * while), {@code -Dbasalt.transfer.staging=/dev/shm/x} to receive into memory and see the network side alone.
+   */
   @Test
   void loopbackThroughputOfARegion() throws Exception {
-    int megabytes = Integer.getInteger("basalt.transfer.mb", 32);
+    int megabytes = Integer.getInteger("basalt.transfer.mb", 16);
+    Path stagingRoot = Path.of(System.getProperty("basalt.transfer.staging", tmp.resolve("target").toString()));
     source = engine(StorageConfig.DEFAULT.logFileBytes());
     target = engine(StorageConfig.DEFAULT.logFileBytes());
     Path regions = tmp.resolve("source/regions");
@@ -197,34 +202,38 @@ class RegionMoveTransferTest {
     }
     long loadMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - loadStart);
     server = SegmentServer.start(regions, LOOPBACK, SegmentServer.Options.DEFAULT);
-    StringBuilder report = new StringBuilder(String.format("loopback transfer of a %d MB region (loaded in %d ms):%n",
-        megabytes, loadMillis));
-    try (LogSegmentSet pinned = region.logSegments()) {
-      SegmentManifest m = SegmentManifest.of(REGION, pinned);
-      server.export(m);
-      for (int streams : new int[] {1, 4}) {
-        Path staging = tmp.resolve("target-" + streams).resolve(REGION);
-        FetchStats stats = new SegmentFetcher(SegmentFetcher.Options.DEFAULT.withStreams(streams))
-            .fetch(server.address(), m, staging);
-        assertThat(stats.bytes()).isEqualTo(m.totalBytes());
-        report.append(String.format("  %d stream(s): %s%n", streams, stats));
+    StringBuilder report = new StringBuilder(String.format("loopback transfer of a %d MB region (loaded in %d ms) into %s:%n",
+        megabytes, loadMillis, stagingRoot));
+    try {
+      try (LogSegmentSet pinned = region.logSegments()) {
+        SegmentManifest m = SegmentManifest.of(REGION, pinned);
+        server.export(m);
+        for (int streams : new int[] {1, 4}) {
+          Path staging = stagingRoot.resolve(streams + "-streams").resolve(REGION);
+          FetchStats stats = new SegmentFetcher(SegmentFetcher.Options.DEFAULT.withStreams(streams))
+              .fetch(server.address(), m, staging);
+          assertThat(stats.bytes()).isEqualTo(m.totalBytes());
+          report.append(String.format("  %d stream(s): %s%n", streams, stats));
+        }
       }
+      region.close();
+      Path staging = stagingRoot.resolve("4-streams").resolve(REGION);
+      try (LogSegmentSet closed = source.closedSegments(regions.resolve(REGION))) {
+        SegmentManifest last = SegmentManifest.of(REGION, closed);
+        server.export(last);
+        FetchStats tail = new SegmentFetcher(SegmentFetcher.Options.DEFAULT).fetch(server.address(), last, staging);
+        report.append(String.format("  after close: %s%n", tail));
+      }
+      long openStart = System.nanoTime();
+      Region moved = target.open(staging);
+      report.append(String.format("  opened the copy in %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openStart)));
+      for (int i = 0; i < rows; i += 997) {
+        assertThat(moved.get(key(i), ReadOptions.DEFAULT).get(0).value()).isEqualTo(value(i));
+      }
+      moved.close();
+    } finally {
+      LocalStorageFiles.INSTANCE.deleteRecursively(stagingRoot);
     }
-    region.close();
-    Path staging = tmp.resolve("target-4").resolve(REGION);
-    try (LogSegmentSet closed = source.closedSegments(regions.resolve(REGION))) {
-      SegmentManifest last = SegmentManifest.of(REGION, closed);
-      server.export(last);
-      FetchStats tail = new SegmentFetcher(SegmentFetcher.Options.DEFAULT).fetch(server.address(), last, staging);
-      report.append(String.format("  after close: %s%n", tail));
-    }
-    long openStart = System.nanoTime();
-    Region moved = target.open(staging);
-    report.append(String.format("  opened the copy in %d ms%n", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - openStart)));
-    for (int i = 0; i < rows; i += 997) {
-      assertThat(moved.get(key(i), ReadOptions.DEFAULT).get(0).value()).isEqualTo(value(i));
-    }
-    moved.close();
     System.out.print(report);
   }
 }
