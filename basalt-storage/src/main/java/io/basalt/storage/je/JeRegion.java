@@ -686,7 +686,9 @@ final class JeRegion implements Region {
             synchronized (segmentsLock) {
               activeSegmentSet = null;
             }
-            setCleaning(true);
+            if (!closing) {
+              setCleaning(true); // not when closing: a cleaner run now would only lengthen the close
+            }
           });
         } catch (RuntimeException e) {
           setCleaning(true);
