@@ -105,9 +105,13 @@ final class MoveProcedure {
     transactions.put(txn.id(), txn.at(Step.OPENED).encode());
     CrashPoints.reached("master.move.opened");
     long t = System.nanoTime();
-    finish(txn.at(Step.OPENED));
-    phases.put("publish", (System.nanoTime() - t) / 1_000_000);
-    long unavailable = (System.nanoTime() - unavailableFrom) / 1_000_000;
+    publish(txn);
+    long published = System.nanoTime();
+    phases.put("publish", (published - t) / 1_000_000);
+    // Clients wait only until meta names the target; the source's clean-up is not part of the window.
+    long unavailable = (published - unavailableFrom) / 1_000_000;
+    cleanUp(txn);
+    phases.put("cleanUp", (System.nanoTime() - published) / 1_000_000);
     history.add(new OperationHistory.Operation("move", txn.region().getRegionNameAsString(), txn.source().toString(),
         txn.target().toString(), started, phases, unavailable, prefetched + caughtUp, "MOVED"));
     LOG.info("moved {} from {} to {}: {} ms unavailable ({}), {} bytes shipped ({} after the close)",
@@ -117,8 +121,16 @@ final class MoveProcedure {
 
   /** From OPENED: publish the target, then let the source delete its copy. */
   private void finish(Txn txn) throws IOException {
+    publish(txn);
+    cleanUp(txn);
+  }
+
+  private void publish(Txn txn) throws IOException {
     catalog.putRegion(new RegionRecord(txn.region(), txn.target(), RegionRecord.OPEN));
     CrashPoints.reached("master.move.published");
+  }
+
+  private void cleanUp(Txn txn) throws IOException {
     ServerName source = servers.liveAt(txn.source()).orElse(null);
     if (source != null) {
       servers.control(source).finishMoveAway(txn.region(), txn.target());

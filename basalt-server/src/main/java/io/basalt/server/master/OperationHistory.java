@@ -13,7 +13,7 @@ public final class OperationHistory {
 
   /**
    * One finished operation. {@code phasesMillis} in protocol order (split: close, clone, openA, openB,
-   * publish; move: prefetch, close, catchUp, open, publish); {@code unavailableMillis} from the region
+   * publish; move: prefetch, close, catchUpAndOpen, publish, cleanUp); {@code unavailableMillis} from the region
    * refusing requests to its successor(s) being published.
    */
   public record Operation(String kind, String region, String from, String to, long startedAtMillis,
