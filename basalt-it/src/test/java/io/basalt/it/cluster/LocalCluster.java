@@ -250,7 +250,7 @@ public final class LocalCluster implements AutoCloseable {
     conf.setInt("hbase.zookeeper.property.clientPort", zookeeperPort);
     conf.setInt("hbase.client.retries.number", 30);
     conf.setInt("hbase.client.pause", 100);
-    conf.setInt("hbase.rpc.timeout", 10_000);
+    conf.setInt("hbase.rpc.timeout", 30_000);
     conf.setInt("hbase.client.operation.timeout", 120_000);
     return conf;
   }

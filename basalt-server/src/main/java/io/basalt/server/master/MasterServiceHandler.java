@@ -47,6 +47,47 @@ public final class MasterServiceHandler {
     void run() throws IOException;
   }
 
+  /** Procedures by client nonce, so a client retrying a call that timed out gets the same procedure. */
+  private final Map<String, java.util.concurrent.CompletableFuture<Long>> byNonce =
+      java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, java.util.concurrent.CompletableFuture<Long>> eldest) {
+          return size() > 10_000;
+        }
+      });
+
+  /**
+   * Like {@link #procedure(Procedure)}, but a repeat of the same (nonce group, nonce) - the client retrying
+   * after a timeout - waits for and returns the first call's procedure instead of running it twice (a
+   * second createTable would fail with TableExistsException), as HBase's procedure executor does.
+   */
+  private long procedure(long nonceGroup, long nonce, Procedure p) throws IOException {
+    if (nonce == 0) {
+      return procedure(p);
+    }
+    String key = nonceGroup + ":" + nonce;
+    java.util.concurrent.CompletableFuture<Long> mine = new java.util.concurrent.CompletableFuture<>();
+    java.util.concurrent.CompletableFuture<Long> first = byNonce.putIfAbsent(key, mine);
+    if (first != null) {
+      try {
+        return first.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for procedure of nonce " + key);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      }
+    }
+    try {
+      long id = procedure(p);
+      mine.complete(id);
+      return id;
+    } catch (IOException | RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    }
+  }
+
   /** Runs a DDL step, recording its outcome under a new procedure id; errors also go straight to the caller. */
   private long procedure(Procedure p) throws IOException {
     long id = procedureIds.incrementAndGet();
@@ -93,33 +134,33 @@ public final class MasterServiceHandler {
     for (int i = 0; i < splits.length; i++) {
       splits[i] = r.getSplitKeys(i).toByteArray();
     }
-    return CreateTableResponse.newBuilder().setProcId(procedure(() -> master.createTable(desc, splits))).build();
+    return CreateTableResponse.newBuilder().setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.createTable(desc, splits))).build();
   }
 
   public DeleteTableResponse deleteTable(CallController c, DeleteTableRequest r) throws IOException {
     TableName name = ProtobufUtil.toTableName(r.getTableName());
-    return DeleteTableResponse.newBuilder().setProcId(procedure(() -> master.deleteTable(name))).build();
+    return DeleteTableResponse.newBuilder().setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.deleteTable(name))).build();
   }
 
   public DisableTableResponse disableTable(CallController c, DisableTableRequest r) throws IOException {
     TableName name = ProtobufUtil.toTableName(r.getTableName());
-    return DisableTableResponse.newBuilder().setProcId(procedure(() -> master.disableTable(name))).build();
+    return DisableTableResponse.newBuilder().setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.disableTable(name))).build();
   }
 
   public EnableTableResponse enableTable(CallController c, EnableTableRequest r) throws IOException {
     TableName name = ProtobufUtil.toTableName(r.getTableName());
-    return EnableTableResponse.newBuilder().setProcId(procedure(() -> master.enableTable(name))).build();
+    return EnableTableResponse.newBuilder().setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.enableTable(name))).build();
   }
 
   public TruncateTableResponse truncateTable(CallController c, TruncateTableRequest r) throws IOException {
     TableName name = ProtobufUtil.toTableName(r.getTableName());
     return TruncateTableResponse.newBuilder()
-        .setProcId(procedure(() -> master.truncateTable(name, r.getPreserveSplits()))).build();
+        .setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.truncateTable(name, r.getPreserveSplits()))).build();
   }
 
   public ModifyTableResponse modifyTable(CallController c, ModifyTableRequest r) throws IOException {
     TableDescriptor desc = ProtobufUtil.toTableDescriptor(r.getTableSchema());
-    return ModifyTableResponse.newBuilder().setProcId(procedure(() -> master.modifyTable(desc))).build();
+    return ModifyTableResponse.newBuilder().setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.modifyTable(desc))).build();
   }
 
   public AddColumnResponse addColumn(CallController c, AddColumnRequest r) throws IOException {
@@ -294,7 +335,7 @@ public final class MasterServiceHandler {
     RegionInfo region = ProtobufUtil.toRegionInfo(r.getRegionInfo());
     byte[] row = r.hasSplitRow() ? r.getSplitRow().toByteArray() : null;
     return SplitTableRegionResponse.newBuilder()
-        .setProcId(procedure(() -> master.split(region.getRegionName(), row))).build();
+        .setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.split(region.getRegionName(), row))).build();
   }
 
   public MoveRegionResponse moveRegion(CallController c, MoveRegionRequest r) throws IOException {
