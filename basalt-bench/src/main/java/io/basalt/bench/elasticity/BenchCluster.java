@@ -71,6 +71,7 @@ final class BenchCluster implements AutoCloseable {
     cmd.add("-Xms" + settings.serverHeapMb() + "m");
     cmd.add("-Xmx" + settings.serverHeapMb() + "m");
     cmd.addAll(SERVER_JVM_FLAGS);
+    cmd.addAll(settings.serverJvmFlags());
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(ChildMain.class.getName());

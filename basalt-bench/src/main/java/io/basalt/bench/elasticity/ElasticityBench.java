@@ -54,6 +54,9 @@ public final class ElasticityBench implements Callable<Integer> {
   @Option(names = "--moves", paramLabel = "N", description = "Moves of that region, back and forth (default 3).")
   Integer moves;
 
+  @Option(names = "--value-bytes", paramLabel = "B", description = "Value size of the split and moved regions' rows (default 8192).")
+  Integer valueBytes;
+
   @Option(names = "--threads", paramLabel = "N", description = "Client threads of the 95/5 load (default 8).")
   Integer threads;
 
@@ -78,6 +81,10 @@ public final class ElasticityBench implements Callable<Integer> {
   @Option(names = "--server-cache-mb", paramLabel = "MB", description = "JE cache of each region server (default 256).")
   Integer serverCacheMb;
 
+  @Option(names = "--server-jvm-flags", paramLabel = "FLAGS", description = "Extra JVM flags of the region servers, "
+      + "space-separated (e.g. -XX:StartFlightRecording=filename=DIR/ to profile them).")
+  String serverJvmFlags;
+
   @Option(names = "--results", paramLabel = "DIR", description = "Where results go (default elasticity-results/DATE-TIME).")
   Path results;
 
@@ -95,10 +102,11 @@ public final class ElasticityBench implements Callable<Integer> {
   Settings settings() {
     Settings d = quick ? Settings.quick() : Settings.full();
     return new Settings(or(splitSizesMb, d.splitSizesMb()), or(moveSizeMb, d.moveSizeMb()), or(moves, d.moves()),
-        d.bulkValueBytes(), or(threads, d.threads()), d.readPercent(), or(records, d.records()), d.recordBytes(),
+        or(valueBytes, d.bulkValueBytes()), or(threads, d.threads()), d.readPercent(), or(records, d.records()), d.recordBytes(),
         or(regions, d.regions()), or(warmupSeconds, d.growthWarmupSeconds()), or(growthSeconds, d.growthSeconds()),
         or(balancePauseMillis, d.balancePauseMillis()), or(serverHeapMb, d.serverHeapMb()),
-        or(serverCacheMb, d.serverCacheMb()));
+        or(serverCacheMb, d.serverCacheMb()),
+        serverJvmFlags == null || serverJvmFlags.isBlank() ? List.of() : List.of(serverJvmFlags.trim().split("\\s+")));
   }
 
   private static <T> T or(T value, T fallback) {

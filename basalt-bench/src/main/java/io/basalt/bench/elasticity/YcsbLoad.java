@@ -105,6 +105,9 @@ final class YcsbLoad implements AutoCloseable {
       if (wait > 0) {
         java.util.concurrent.locks.LockSupport.parkNanos(wait);
       }
+      if (stop) {
+        break; // a partial last second would read as a dip
+      }
       h = recorder.getIntervalHistogram(h);
       long e = errors.get();
       Second s = new Second((System.nanoTime() - startNanos) / 1e9, System.currentTimeMillis(), h.getTotalCount(),
