@@ -33,13 +33,16 @@ final class BenchCluster implements AutoCloseable {
 
   private final Settings settings;
   private final Path dir;
+  private final Path profileDir;
   private final EmbeddedZooKeeper zookeeper;
   private final MasterNode master;
   private final List<Server> servers = new ArrayList<>();
 
-  BenchCluster(Settings settings, Path dir) throws IOException, InterruptedException {
+  /** {@code profileDir}: when not null, each region server runs Java Flight Recorder, dumped there before it stops. */
+  BenchCluster(Settings settings, Path dir, Path profileDir) throws IOException, InterruptedException {
     this.settings = settings;
     this.dir = dir;
+    this.profileDir = profileDir;
     Files.createDirectories(dir);
     zookeeper = new EmbeddedZooKeeper(new InetSocketAddress("127.0.0.1", freePort()), dir.resolve("zookeeper"));
     MasterNode m = null;
@@ -72,6 +75,9 @@ final class BenchCluster implements AutoCloseable {
     cmd.add("-Xmx" + settings.serverHeapMb() + "m");
     cmd.addAll(SERVER_JVM_FLAGS);
     cmd.addAll(settings.serverJvmFlags());
+    if (profileDir != null) {
+      cmd.add("-XX:StartFlightRecording=name=bench,settings=profile");
+    }
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(ChildMain.class.getName());
@@ -152,8 +158,29 @@ final class BenchCluster implements AutoCloseable {
     }
   }
 
+  /** Copies a server's flight recording to the profile directory (a stopping server halts without dumping it). */
+  private void dumpRecording(Server s) {
+    Path file = profileDir.resolve(s.name() + ".jfr").toAbsolutePath();
+    try {
+      Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+          Long.toString(s.process().pid()), "JFR.dump", "name=bench", "filename=" + file)
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+        jcmd.destroyForcibly();
+        System.err.println("jcmd did not dump the recording of " + s.name() + " in 60 s");
+      }
+    } catch (IOException e) {
+      System.err.println("could not dump the recording of " + s.name() + ": " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   @Override
   public void close() {
+    if (profileDir != null) {
+      servers.stream().filter(s -> s.process().isAlive()).forEach(this::dumpRecording);
+    }
     for (Server s : servers) {
       s.process().destroy(); // SIGTERM: regions close cleanly
     }

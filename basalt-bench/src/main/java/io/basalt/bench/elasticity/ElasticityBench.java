@@ -85,6 +85,10 @@ public final class ElasticityBench implements Callable<Integer> {
       + "space-separated (e.g. -XX:StartFlightRecording=filename=DIR/ to profile them).")
   String serverJvmFlags;
 
+  @Option(names = "--profile", paramLabel = "DIR", description = "Record each region server with Java Flight Recorder "
+      + "(profile settings) and dump the recordings to DIR before the servers stop.")
+  Path profileDir;
+
   @Option(names = "--results", paramLabel = "DIR", description = "Where results go (default elasticity-results/DATE-TIME).")
   Path results;
 
@@ -127,7 +131,10 @@ public final class ElasticityBench implements Callable<Integer> {
     facts.forEach(f -> out.println("# " + f));
     Report report = new Report(resultsDir, "Basalt elasticity benchmark, " + stamp, facts);
     List<String> notes = new ArrayList<>();
-    try (BenchCluster cluster = new BenchCluster(s, data)) {
+    if (profileDir != null) {
+      Files.createDirectories(profileDir);
+    }
+    try (BenchCluster cluster = new BenchCluster(s, data, profileDir)) {
       cluster.addRegionServer();
       cluster.addRegionServer();
       cluster.awaitLiveServers(2);
