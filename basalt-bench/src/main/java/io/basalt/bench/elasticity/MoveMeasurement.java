@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * shipped, the probe's unavailability, and the load's worst second.
  */
 final class MoveMeasurement {
-  static final List<String> PHASES = List.of("prefetch", "close", "catchUpAndOpen", "publish");
+  static final List<String> PHASES = List.of("prefetch", "close", "catchUpAndOpen", "publish", "cleanUp");
 
   /** One move and what the clients saw of it. */
   record Row(int n, String from, String to, long regionDiskBytes, Map<String, Long> phasesMillis,

@@ -52,7 +52,7 @@ final class Report {
     }
     Charts.split(dir.resolve("split.png"), rows);
     md.append("## Split (Fig. 8)\n\n![split](split.png)\n\n");
-    md.append("| region | on disk | close (drain+sync+close) | clone | open A | open B | publish | master: unavailable "
+    md.append("| region | on disk | close (drain+sync+close) | clone | open A | open B (in parallel with A) | publish | master: unavailable "
         + "| probe A refused→served (max gap) | probe B refused→served (max gap) | bytes copied |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (SplitMeasurement.Row r : rows) {
@@ -93,14 +93,14 @@ final class Report {
     Charts.move(dir.resolve("move.png"), rows);
     md.append("## Move under a 95/5 load\n\n![move](move.png)\n\n");
     md.append("| move | source data on disk | prefetch | bytes shipped | close | catch-up + open | publish | master: "
-        + "unavailable | probe refused→served (max gap) | load: worst p99 | load errors |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + "unavailable | source clean-up (after) | probe refused→served (max gap) | load: worst p99 | load errors |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (MoveMeasurement.Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| #%d %s→%s | %,d MB | %,d ms | %,d MB | %,d ms | %,d ms | %,d ms | %,d ms | %s (%.0f ms) | %.1f ms | %d |%n",
+      md.append(String.format(Locale.ROOT, "| #%d %s→%s | %,d MB | %,d ms | %,d MB | %,d ms | %,d ms | %,d ms | %,d ms | %,d ms | %s (%.0f ms) | %.1f ms | %d |%n",
           r.n(), r.from(), r.to(), r.regionDiskBytes() >> 20, r.phasesMillis().getOrDefault("prefetch", -1L),
           r.bytesShipped() >> 20, r.phasesMillis().getOrDefault("close", -1L),
           r.phasesMillis().getOrDefault("catchUpAndOpen", -1L), r.phasesMillis().getOrDefault("publish", -1L),
-          r.masterUnavailableMillis(), window(r.probe()), r.probe().maxGapMillis(), r.loadWorstP99Millis(), r.loadErrors()));
+          r.masterUnavailableMillis(), r.phasesMillis().getOrDefault("cleanUp", -1L), window(r.probe()), r.probe().maxGapMillis(), r.loadWorstP99Millis(), r.loadErrors()));
     }
     double worst = rows.stream().mapToDouble(r -> worstOf(r.probe())).max().orElse(0);
     long worstMaster = rows.stream().mapToLong(MoveMeasurement.Row::masterUnavailableMillis).max().orElse(0);
