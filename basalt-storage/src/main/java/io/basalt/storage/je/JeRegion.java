@@ -729,6 +729,15 @@ final class JeRegion implements Region {
   /** Recounts stored keys inside the range (B+-tree skipping, no record fetches). */
   /** Counts the cells in range afresh (approximate while writes run concurrently). */
   void recount() {
+    enter(); // close waits for a count in progress (JE refuses to close a database with an open cursor)
+    try {
+      recountLocked();
+    } finally {
+      exit();
+    }
+  }
+
+  private void recountLocked() {
     KeyRange range = range();
     byte[] from = range.start().length == 0 ? null : CellKeyCodec.rowPrefix(range.start());
     byte[] to = range.end().length == 0 ? null : CellKeyCodec.rowPrefix(range.end());
@@ -757,7 +766,7 @@ final class JeRegion implements Region {
       }
       writeMetadata(new RegionMetadata(updated, metadata.pendingCollection()));
       families = openFamilies(updated);
-      recount();
+      recountLocked();
     } catch (DatabaseException e) {
       throw JeErrors.translate("alter families", e);
     } finally {

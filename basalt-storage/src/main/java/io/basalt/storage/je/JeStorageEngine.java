@@ -157,6 +157,7 @@ public final class JeStorageEngine implements StorageEngine {
     self[0] = region;
     open.add(region);
     if (count) {
+      // Count first, then collect: a count taken while the collector deletes keys would be off.
       counting.execute(() -> {
         try {
           if (!region.isClosing()) {
@@ -167,11 +168,14 @@ public final class JeStorageEngine implements StorageEngine {
             LOG.warn("counting the cells of {} failed", region.directory(), e);
           }
         }
+        if (meta.pendingCollection() && !maintenance.isShutdown()) {
+          maintenance.execute(() -> runMaintenance(region));
+        }
       });
-    }
-    if (meta.pendingCollection()) {
+    } else if (meta.pendingCollection()) {
       maintenance.execute(() -> runMaintenance(region));
     }
+
     if (config.purgeIntervalMillis() > 0) {
       maintenance.schedule(() -> periodic(region), config.purgeIntervalMillis(), TimeUnit.MILLISECONDS);
     }
