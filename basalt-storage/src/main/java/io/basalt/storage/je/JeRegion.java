@@ -66,6 +66,7 @@ import java.util.concurrent.locks.StampedLock;
  * optimistic row lock, so they never wait on JE locks yet never see half a mutation.
  */
 final class JeRegion implements Region {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JeRegion.class);
   private static final String FAMILY_DB_PREFIX = "family:";
 
   private final Path dir;
@@ -76,6 +77,8 @@ final class JeRegion implements Region {
   private final RowLocks locks = new RowLocks(1024);
   private final ReentrantReadWriteLock guard = new ReentrantReadWriteLock();
   private final AtomicLong cellCount = new AtomicLong();
+  /** False until the count is taken (from the last close's record or by counting): a close then saves it. */
+  private volatile boolean cellCountKnown;
   private final Map<Durability, TransactionConfig> txnConfigs = new EnumMap<>(Durability.class);
   private final Object segmentsLock = new Object();
   private final Runnable onClose;
@@ -88,7 +91,9 @@ final class JeRegion implements Region {
   private volatile long cachedLogBytesAt;
   private JeLogSegmentSet activeSegmentSet;
 
-  JeRegion(Path dir, Environment env, StorageConfig config, StorageFiles files, RegionMetadata metadata, Runnable onClose) {
+  /** {@code fresh}: a new, empty region, whose count (zero) is known without looking. */
+  JeRegion(Path dir, Environment env, StorageConfig config, StorageFiles files, RegionMetadata metadata, boolean fresh,
+      Runnable onClose) {
     this.dir = dir;
     this.env = env;
     this.config = config;
@@ -105,8 +110,9 @@ final class JeRegion implements Region {
       if (!java.util.Arrays.equals(storedMetadata(metaDb), metadata.encode())) {
         writeMetadata(metadata);
       }
-      // The cell count is taken by the engine in the background: counting reads the whole index, which
+      // Without a saved count the engine counts in the background: counting reads the whole index, which
       // would make every open (a moved region, split daughters) cost seconds for a large region.
+      this.cellCountKnown = fresh || takeSavedCellCount();
       this.families = openFamilies(metadata.descriptor());
     } catch (RuntimeException e) {
       if (families != null) {
@@ -123,6 +129,40 @@ final class JeRegion implements Region {
       return null;
     }
     return data.getData();
+  }
+
+  /** Takes the count saved by the last close if it is for this range; the record is gone before any write. */
+  private boolean takeSavedCellCount() {
+    DatabaseEntry key = new DatabaseEntry(CellCountRecord.KEY);
+    DatabaseEntry data = Cursors.entry();
+    if (metaDb.get(null, key, data, LockMode.DEFAULT) != OperationStatus.SUCCESS) {
+      return false;
+    }
+    try {
+      Transactions.runNoSync(env, txn -> metaDb.delete(txn, key));
+    } catch (RuntimeException e) {
+      LOG.warn("{}: the saved cell count could not be removed ({}); counting instead", dir, e.toString());
+      return false;
+    }
+    CellCountRecord saved = CellCountRecord.decode(data.getData());
+    if (saved == null || !saved.range().equals(metadata.descriptor().range())) {
+      return false;
+    }
+    cellCount.set(saved.cells());
+    return true;
+  }
+
+  private void saveCellCount() {
+    if (!cellCountKnown) {
+      return;
+    }
+    byte[] record = new CellCountRecord(cellCount.get(), range()).encode();
+    try {
+      Transactions.runNoSync(env, txn -> metaDb.put(txn, new DatabaseEntry(CellCountRecord.KEY), new DatabaseEntry(record)));
+    } catch (RuntimeException e) {
+      // A full disk, say: the next open counts instead.
+      LOG.warn("{}: the cell count could not be saved ({})", dir, e.toString());
+    }
   }
 
   static RegionMetadata readMetadata(Environment env) {
@@ -726,8 +766,10 @@ final class JeRegion implements Region {
     return new RegionStats(cachedLogBytes, cellCount.get(), metadata.pendingCollection());
   }
 
-  /** Recounts stored keys inside the range (B+-tree skipping, no record fetches). */
-  /** Counts the cells in range afresh (approximate while writes run concurrently). */
+  /**
+   * Counts the cells in range afresh by B+-tree skipping, no record fetches. Approximate while writes run
+   * concurrently: a write the walk has passed is counted twice or not at all.
+   */
   void recount() {
     enter(); // close waits for a count in progress (JE refuses to close a database with an open cursor)
     try {
@@ -746,6 +788,11 @@ final class JeRegion implements Region {
       n += Cursors.countRange(f.db(), from, to);
     }
     cellCount.set(n);
+    cellCountKnown = true;
+  }
+
+  boolean cellCountKnown() {
+    return cellCountKnown;
   }
 
   @Override
@@ -818,6 +865,7 @@ final class JeRegion implements Region {
       closed = true;
       try {
         endSegmentSet();
+        saveCellCount();
         env.flushLog(true);
         for (FamilyStore f : families) {
           f.db().close();

@@ -107,7 +107,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new UncheckedIOException(e);
     }
     Environment env = openEnvironment(dir, true);
-    return register(dir, env, new RegionMetadata(descriptor, false), false);
+    return register(dir, env, new RegionMetadata(descriptor, false), true);
   }
 
   @Override
@@ -123,7 +123,7 @@ public final class JeStorageEngine implements StorageEngine {
       env.close();
       throw e;
     }
-    return register(dir, env, meta, true);
+    return register(dir, env, meta, false);
   }
 
   @Override
@@ -141,22 +141,22 @@ public final class JeStorageEngine implements StorageEngine {
     }
     boolean narrower = !meta.descriptor().range().equals(range);
     return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
-        true);
+        false);
   }
 
-  /** {@code count}: whether the region may hold cells already (a new one holds none: its count is exact). */
-  private Region register(Path dir, Environment env, RegionMetadata meta, boolean count) {
+  /** {@code fresh}: a region just created, which holds no cells (its count is known without counting). */
+  private Region register(Path dir, Environment env, RegionMetadata meta, boolean fresh) {
     JeRegion[] self = new JeRegion[1];
     JeRegion region;
     try {
-      region = new JeRegion(dir, env, config, files, meta, () -> open.remove(self[0]));
+      region = new JeRegion(dir, env, config, files, meta, fresh, () -> open.remove(self[0]));
     } catch (RuntimeException e) {
       env.close();
       throw e;
     }
     self[0] = region;
     open.add(region);
-    if (count) {
+    if (!region.cellCountKnown()) {
       // Count first, then collect: a count taken while the collector deletes keys would be off.
       counting.execute(() -> {
         try {

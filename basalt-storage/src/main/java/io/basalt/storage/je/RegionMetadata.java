@@ -72,12 +72,12 @@ record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection) {
     }
   }
 
-  private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+  static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
     out.writeInt(b.length);
     out.write(b);
   }
 
-  private static byte[] readBytes(DataInputStream in) throws IOException {
+  static byte[] readBytes(DataInputStream in) throws IOException {
     byte[] b = new byte[in.readInt()];
     in.readFully(b);
     return b;

@@ -34,6 +34,25 @@ class RegionLifecycleTest extends RegionTestBase {
   }
 
   @Test
+  void theCountSavedAtCloseServesTheNextOpenOfTheSameRangeOnly() {
+    Region r = fixture().create(FamilySchema.of("f1"));
+    for (String row : List.of("a", "b", "c", "d")) {
+      put(r, row, F1, "q", 1, "v");
+    }
+    r.close();
+    JeRegion again = (JeRegion) fixture().engine.open(dir.resolve("region"));
+    assertThat(again.cellCountKnown()).isTrue();
+    assertThat(again.stats().cellCount()).isEqualTo(4);
+    put(again, "e", F1, "q", 1, "v");
+    again.close();
+
+    fixture().engine.cloneClosed(dir.resolve("region"), dir.resolve("clone"));
+    Region narrower = fixture().engine.openRestricted(dir.resolve("clone"), new KeyRange(of("c"), of("")));
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(((JeRegion) narrower)::cellCountKnown);
+    assertThat(narrower.stats().cellCount()).isEqualTo(3);
+  }
+
+  @Test
   void alterFamiliesAddsDropsAndRetunes() {
     Region r = fixture().create(FamilySchema.of("f1"), FamilySchema.of("f2"));
     put(r, "r", F1, "q", 1, "one");
