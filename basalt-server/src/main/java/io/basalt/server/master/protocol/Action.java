@@ -1,0 +1,213 @@
+package io.basalt.server.master.protocol;
+
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+
+/**
+ * The next thing a protocol needs done, as data: the driver executes it where {@link #site()} says and
+ * reports {@link Result#DONE} unless the action says it returns something else. Every action is
+ * idempotent at the driver: doing it again after it was done, or half done, must be harmless. A region
+ * server that returns from a crash has lost its open regions and pins but kept its directories.
+ */
+public sealed interface Action {
+  /** Where the action runs. */
+  Site site();
+
+  // ------------------------------------------------------------------ master: ZooKeeper and catalog
+
+  /** Master: create or overwrite the transaction's znode with {@code txn.toBytes()}. */
+  record PersistTxn(Txn txn) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /** Master: delete the transaction's znode (already gone is fine). */
+  record DeleteTxn(String id) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Master: record {@code region} in the catalog (RegionMap and meta) as on {@code server} in {@code
+   * state}. Region servers are not told: a SPLITTING or MOVING region keeps being served until its
+   * protocol closes it.
+   */
+  record SetRegionState(RegionInfo region, ServerName server, RegionState state) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Master, in one atomic catalog update: the parent offline and split (state SPLIT, splitA/splitB), both
+   * daughters OPEN on {@code server}. From then on clients are sent to the daughters.
+   */
+  record PublishSplit(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB, ServerName server)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Master: the region OPEN on {@code target} in the catalog, {@code source} as its last server. From
+   * then on clients are sent to the target.
+   */
+  record PublishMove(RegionInfo region, ServerName source, ServerName target) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  // ------------------------------------------------------------------ region servers, split
+
+  /**
+   * Region server, read only: the row that halves the parent's data (a B+-tree cursor skip; the parent
+   * keeps serving). Returns {@link Result.SplitPoint}, or {@link Result.NoSplitPoint} when it has too few
+   * rows.
+   */
+  record ChooseMidpoint(ServerName server, RegionInfo parent) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(server);
+    }
+  }
+
+  /**
+   * Region server: stop new operations on the parent, drain those in flight, sync and close it, then
+   * clone its log into both daughters' directories (hard links for closed segments, a copy of the tail)
+   * and make the clones durable (fsync files and directories) before answering. A closed parent is
+   * cloned from its directory; existing daughter directories are replaced. The parent's files are left
+   * as they were.
+   */
+  record CloseAndClone(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(server);
+    }
+  }
+
+  /**
+   * Region server: open the region from its own directory and serve it (already open: nothing to do).
+   * Used for published daughters and, after a move is published, to make sure the target serves.
+   */
+  record OpenRegion(ServerName server, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(server);
+    }
+  }
+
+  /** Region server: close the region if open and delete its directory (already gone is fine). */
+  record DropRegionFiles(ServerName server, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(server);
+    }
+  }
+
+  /**
+   * Region server, undoing a split (after the catalog says the parent is OPEN again): close and delete
+   * the daughters' directories if there are any, then open and serve the parent (already open: nothing to
+   * do).
+   */
+  record RollBackSplit(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(server);
+    }
+  }
+
+  // ------------------------------------------------------------------ region servers, move
+
+  /**
+   * Source, still serving: stop splitting and log cleaning of the region so that its closed segments stay
+   * as they are, pin them and export them. Returns a {@link Result.Manifest} of those segments (and where
+   * to fetch them). A closed region (the source restarted) exports all of its segments.
+   */
+  record PreClose(ServerName source, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(source);
+    }
+  }
+
+  /**
+   * Target: pull the manifest's segments from the source into a staging directory, in parallel streams,
+   * while the source serves. The driver reports {@link Result#DONE} when the target says it has them all
+   * (a ZooKeeper watch), or a failure. Segments already staged are not pulled again.
+   */
+  record PreOpen(ServerName target, RegionInfo region, ServerName source, Result.Manifest manifest)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(target);
+    }
+  }
+
+  /**
+   * Source: stop new operations, drain, sync and close the region, keeping its files pinned. Returns the
+   * {@link Result.Manifest} of every segment of the closed region (already closed: the same answer).
+   */
+  record Close(ServerName source, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(source);
+    }
+  }
+
+  /**
+   * Target: pull what the final manifest lists and staging lacks, make the copy durable as the region's
+   * own directory, open it and serve it (already open: nothing to do). No client is sent here until
+   * {@link PublishMove}.
+   */
+  record Open(ServerName target, RegionInfo region, ServerName source, Result.Manifest finalManifest)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(target);
+    }
+  }
+
+  /**
+   * Source, once the move is published: delete its copy (closed already), unpin, and answer requests for
+   * the region with {@code RegionMovedException(target)} for a while.
+   */
+  record ForgetRegion(ServerName source, RegionInfo region, ServerName target) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(source);
+    }
+  }
+
+  /**
+   * Target, undoing a move: stop any pull, close the region if it opened it, delete staging and any copy.
+   * No client was ever sent there, so nothing acknowledged is lost.
+   */
+  record AbortMoveIn(ServerName target, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(target);
+    }
+  }
+
+  /**
+   * Source, undoing a move (after {@link AbortMoveIn}, and after the catalog says OPEN on the source
+   * again): unpin, allow splitting and cleaning again, and serve the region (reopen it if it was closed).
+   */
+  record AbortMoveAway(ServerName source, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.regionServer(source);
+    }
+  }
+}

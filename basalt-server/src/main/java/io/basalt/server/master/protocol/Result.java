@@ -1,0 +1,65 @@
+package io.basalt.server.master.protocol;
+
+import java.util.Arrays;
+
+/**
+ * What the driver reports back when an action completed. Most actions report {@link #DONE}; {@link
+ * Action.ChooseMidpoint} reports a {@link SplitPoint} or {@link NoSplitPoint}, {@link Action.PreClose}
+ * and {@link Action.Close} report a {@link Manifest}.
+ */
+public sealed interface Result permits Result.Done, Result.SplitPoint, Result.NoSplitPoint, Result.Manifest {
+  Done DONE = new Done();
+
+  /** The action did all it had to and has nothing to tell. */
+  record Done() implements Result {}
+
+  /** The row to split at (the first row of daughter B). */
+  record SplitPoint(byte[] row) implements Result {
+    public SplitPoint {
+      row = row.clone();
+    }
+
+    @Override
+    public byte[] row() {
+      return row.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SplitPoint s && Arrays.equals(row, s.row);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(row);
+    }
+  }
+
+  /** The region cannot be split now (one row only, or empty). */
+  record NoSplitPoint(String reason) implements Result {}
+
+  /**
+   * Which log segments a move ships and where from, opaque to the protocol (the driver's encoding of a
+   * segment manifest and the source's transfer address); handed as is to the target.
+   */
+  record Manifest(byte[] bytes) implements Result {
+    public Manifest {
+      bytes = bytes.clone();
+    }
+
+    @Override
+    public byte[] bytes() {
+      return bytes.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Manifest m && Arrays.equals(bytes, m.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package io.basalt.server.master.protocol;
+
+import java.io.IOException;
+
+/**
+ * A split or move in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
+ * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
+ */
+public sealed interface Txn permits SplitTxn, MoveTxn {
+  /** The znode name: unique among transactions in flight. */
+  String id();
+
+  /** The compact, versioned, checksummed encoding documented on each record. */
+  byte[] toBytes();
+
+  /** Decodes either kind of record; IOException if it is corrupt or of an unknown kind or version. */
+  static Txn parse(byte[] data) throws IOException {
+    if (data.length > 0 && data[0] == SplitTxn.KIND) {
+      return SplitTxn.parse(data);
+    }
+    if (data.length > 0 && data[0] == MoveTxn.KIND) {
+      return MoveTxn.parse(data);
+    }
+    throw new IOException("not a split or move transaction record");
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Split and move as pure state machines (ARCHITECTURE §4, paper §III.D-E), in the style of etcd's raft
+ * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
+ * network, files, threads or clocks.
+ *
+ * <h2>Driving a protocol</h2>
+ * <pre>
+ *   Protocol p = SplitProtocol.begin(...)  |  MoveProtocol.begin(...)  |  Protocol.recover(znodeBytes)
+ *   while (p.next().isPresent()) {
+ *     Action a = p.next().get();
+ *     try { p.completed(a, execute(a)); }            // Result.DONE, or the result the action asks for
+ *     catch (IOException e) { p.failed(a, e.toString()); back off, maybe wait for a server to return; }
+ *   }
+ *   p.outcome()  // SPLIT | MOVED | ROLLED_BACK | REFUSED, with a reason
+ * </pre>
+ * One action is outstanding at a time; {@link Protocol#next()} returns the same instance until it is
+ * reported. Each action says where it runs ({@link Site}): the master (ZooKeeper and the catalog) or one
+ * region server, addressed by host and port (a restarted server keeps its directories and takes the
+ * action).
+ *
+ * <h2>Rules the driver keeps</h2>
+ * <ul>
+ *   <li>Every action is idempotent: repeating one that was done, or half done, is harmless. The driver may
+ *       repeat any action after a failure or a crash.
+ *   <li>{@link Action.PersistTxn} writes the transaction's znode (create or overwrite); {@link
+ *       Action.DeleteTxn} deletes it. They come before and after every step with side effects, so the last
+ *       persisted record alone tells a new master what to do: {@code Protocol.recover(bytes)}.
+ *   <li>The driver may abandon a machine at any moment only by acting as if the master crashed: run {@code
+ *       Protocol.recover} on what ZooKeeper now holds (a missing znode means nothing is left to do).
+ *   <li>A region named in a transaction in flight belongs to it: no split, move, balance, assignment or
+ *       close may start on it until the transaction's znode is deleted. Assignment of a returning server
+ *       opens only regions the catalog says are OPEN on it (never SPLITTING or MOVING ones).
+ *   <li>A region server runs control calls for one region one at a time (a call from a master that has
+ *       since died may still be running when the new master repeats or undoes it).
+ * </ul>
+ *
+ * <h2>Invariants (checked after every step by the tests, crashes and failures included)</h2>
+ * At most one process serves each key; a region is served only where the catalog maps it, or, before it
+ * is published, by a server no client has been told about. Every acknowledged write stays in the
+ * directory of the region, on the server, that the catalog routes its key to: a split parent's files go
+ * only after both daughters are cloned durably and published, a moved region's source copy only after the
+ * target has opened it and the catalog maps it there.
+ */
+package io.basalt.server.master.protocol;
