@@ -76,7 +76,7 @@ public sealed interface Action {
   record ChooseMidpoint(ServerName server, RegionInfo parent) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(server);
+      return Site.of(server);
     }
   }
 
@@ -91,7 +91,7 @@ public sealed interface Action {
       implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(server);
+      return Site.of(server);
     }
   }
 
@@ -102,7 +102,7 @@ public sealed interface Action {
   record OpenRegion(ServerName server, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(server);
+      return Site.of(server);
     }
   }
 
@@ -110,7 +110,7 @@ public sealed interface Action {
   record DropRegionFiles(ServerName server, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(server);
+      return Site.of(server);
     }
   }
 
@@ -123,7 +123,7 @@ public sealed interface Action {
       implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(server);
+      return Site.of(server);
     }
   }
 
@@ -137,7 +137,7 @@ public sealed interface Action {
   record PreClose(ServerName source, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(source);
+      return Site.of(source);
     }
   }
 
@@ -150,7 +150,7 @@ public sealed interface Action {
       implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(target);
+      return Site.of(target);
     }
   }
 
@@ -161,7 +161,7 @@ public sealed interface Action {
   record Close(ServerName source, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(source);
+      return Site.of(source);
     }
   }
 
@@ -174,29 +174,39 @@ public sealed interface Action {
       implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(target);
+      return Site.of(target);
     }
   }
 
   /**
    * Source, once the move is published: delete its copy (closed already), unpin, and answer requests for
    * the region with {@code RegionMovedException(target)} for a while.
+   *
+   * <p>While the source is down this fails and the transaction waits for it. A driver may instead report
+   * it done for a source whose ZooKeeper session has expired, but only if returning region servers delete
+   * the directories of regions that the catalog maps elsewhere and no transaction in flight names.
    */
   record ForgetRegion(ServerName source, RegionInfo region, ServerName target) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(source);
+      return Site.of(source);
     }
   }
 
   /**
    * Target, undoing a move: stop any pull, close the region if it opened it, delete staging and any copy.
    * No client was ever sent there, so nothing acknowledged is lost.
+   *
+   * <p>While the target is down this fails and the rollback waits for it (the source, closed if the
+   * failure came after Close, stays closed). A driver may instead report it done for a target whose
+   * ZooKeeper session has expired (such a server serves nothing), but only if returning region servers
+   * delete staging and the directories of regions that the catalog maps elsewhere and no transaction in
+   * flight names.
    */
   record AbortMoveIn(ServerName target, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(target);
+      return Site.of(target);
     }
   }
 
@@ -207,7 +217,7 @@ public sealed interface Action {
   record AbortMoveAway(ServerName source, RegionInfo region) implements Action {
     @Override
     public Site site() {
-      return Site.regionServer(source);
+      return Site.of(source);
     }
   }
 }

@@ -12,7 +12,7 @@ import org.apache.hadoop.hbase.ServerName;
 public record Site(ServerName regionServer) {
   public static final Site MASTER = new Site(null);
 
-  public static Site regionServer(ServerName server) {
+  public static Site of(ServerName server) {
     if (server == null) {
       throw new IllegalArgumentException("a region server site needs a server");
     }

@@ -64,10 +64,15 @@ public final class SplitProtocol extends StepMachine<SplitProtocol.Stage> implem
   /**
    * Starts splitting {@code parent}, served by {@code server}, at {@code splitRow} or, when empty, at the
    * middle row its server picks. The daughters are named with {@code daughterRegionId} (a fresh region id,
-   * larger than the parent's). A split row that is not strictly inside the parent ends it REFUSED at once.
+   * larger than the parent's, so that meta orders them after it). A split row that is not strictly inside
+   * the parent ends it REFUSED at once.
    */
   public static SplitProtocol begin(String id, RegionInfo parent, ServerName server, Optional<byte[]> splitRow,
       long daughterRegionId) {
+    if (daughterRegionId <= parent.getRegionId()) {
+      throw new IllegalArgumentException("daughter region id " + daughterRegionId + " is not after the parent's "
+          + parent.getRegionId());
+    }
     SplitProtocol p = new SplitProtocol(id, parent, server, daughterRegionId, Stage.CHOOSE_ROW);
     splitRow.ifPresent(p::startAt);
     return p;

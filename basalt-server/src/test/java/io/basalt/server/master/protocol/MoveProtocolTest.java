@@ -152,10 +152,10 @@ class MoveProtocolTest {
   @Test
   void aCrashBetweenTheOpenAndItsRecordRollsBackAndOneAfterGoesForward() {
     Simulation sim = simulation();
-    int opened = SplitProtocolTest.pointAfter(sim, Action.Open.class, 1);
+    int opened = sim.pointAfter(Action.Open.class, 1);
     assertThat(checkEnd(sim.run(List.of(new Fault(opened, Simulation.Kind.MASTER_CRASH, null)))))
         .isEqualTo("ROLLED_BACK");
-    int recorded = SplitProtocolTest.pointAfter(sim, Action.PersistTxn.class, 3);
+    int recorded = sim.pointAfter(Action.PersistTxn.class, 3);
     assertThat(checkEnd(sim.run(List.of(new Fault(recorded, Simulation.Kind.MASTER_CRASH, null)))))
         .isEqualTo("MOVED");
   }
@@ -174,6 +174,13 @@ class MoveProtocolTest {
     int runs = simulation().exhaustive(2, run -> endings.merge(checkEnd(run), 1, Integer::sum));
     assertThat(endings).containsKeys("MOVED", "ROLLED_BACK");
     assertThat(runs).isGreaterThan(3500);
+  }
+
+  @Test
+  void manyRandomSchedulesOfFourFaultsEndWithOneOwner() {
+    Map<String, Integer> endings = new TreeMap<>();
+    simulation().random(4, 1500, 4, run -> endings.merge(checkEnd(run), 1, Integer::sum));
+    assertThat(endings).containsKeys("MOVED", "ROLLED_BACK");
   }
 
   /** Checks a finished run and names how it ended. */

@@ -92,6 +92,33 @@ final class Simulation {
     return runs;
   }
 
+  /**
+   * Runs {@code runs} schedules of {@code count} faults at random increasing points (seeded, so a failure
+   * repeats), handing each finished run to {@code check}.
+   */
+  void random(long seed, int runs, int count, Consumer<Run> check) {
+    java.util.Random random = new java.util.Random(seed);
+    int span = run(List.of()).points() * 2;
+    for (int r = 0; r < runs; r++) {
+      java.util.TreeSet<Integer> points = new java.util.TreeSet<>();
+      while (points.size() < count) {
+        points.add(random.nextInt(span));
+      }
+      List<Fault> faults = new ArrayList<>();
+      for (int point : points) {
+        List<Fault> choices = faultsAt(point);
+        faults.add(choices.get(random.nextInt(choices.size())));
+      }
+      check.accept(run(faults));
+    }
+  }
+
+  /** The point just after the n-th (from 1) action of that type did its effects, in a run without faults. */
+  int pointAfter(Class<? extends Action> type, int n) {
+    return run(List.of()).steps().stream().filter(s -> type.isInstance(s.action())).skip(n - 1L).findFirst()
+        .orElseThrow().donePoint();
+  }
+
   Run run(List<Fault> faults) {
     SimCluster c = setup.get();
     List<Object> trace = new ArrayList<>();

@@ -215,22 +215,12 @@ class SplitProtocolTest {
   @Test
   void aCrashRightAfterTheCloneButBeforeItIsRecordedRollsBack() {
     Simulation sim = simulation();
-    int clone = pointAfter(sim, Action.CloseAndClone.class);
+    int clone = sim.pointAfter(Action.CloseAndClone.class, 1);
     Run run = sim.run(List.of(new Fault(clone, Simulation.Kind.MASTER_CRASH, null)));
     assertThat(checkEnd(run)).isEqualTo("ROLLED_BACK");
-    int recorded = pointAfter(sim, Action.PersistTxn.class, 2);
+    int recorded = sim.pointAfter(Action.PersistTxn.class, 2);
     run = sim.run(List.of(new Fault(recorded, Simulation.Kind.MASTER_CRASH, null)));
     assertThat(checkEnd(run)).isEqualTo("SPLIT");
-  }
-
-  /** The point just after the n-th action of that type did its effects, in a run without faults. */
-  static int pointAfter(Simulation sim, Class<? extends Action> type, int n) {
-    return sim.run(List.of()).steps().stream().filter(s -> type.isInstance(s.action())).skip(n - 1).findFirst()
-        .orElseThrow().donePoint();
-  }
-
-  private static int pointAfter(Simulation sim, Class<? extends Action> type) {
-    return pointAfter(sim, type, 1);
   }
 
   /** Checks a finished run and names how it ended. */
