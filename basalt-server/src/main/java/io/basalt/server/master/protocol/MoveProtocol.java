@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  * A region move (paper §III.E) as a pure state machine. The actions, in order:
  * <pre>
  *   PersistTxn(STARTED)                          failure: DeleteTxn, ROLLED_BACK
- *   SetRegionState(region, source, MOVING)       failure: roll back (and so on down to PersistTxn(OPENED))
+ *   SetRegionState(region, source, MOVING)       failure of this or any action down to PersistTxn(OPENED): roll back
  *   PreClose(source, region)         -> manifest     the source keeps serving
  *   PreOpen(target, region, source, manifest)        done when the target has pulled it all
  *   PersistTxn(PREFETCHED)
