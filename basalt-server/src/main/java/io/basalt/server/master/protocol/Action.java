@@ -96,8 +96,19 @@ public sealed interface Action {
   }
 
   /**
+   * Region server: open both published daughters from their own directories and serve them, the two opens
+   * in parallel so that the split's unavailability is one open, not two (already open: nothing to do).
+   */
+  record OpenDaughters(ServerName server, RegionInfo daughterA, RegionInfo daughterB) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
    * Region server: open the region from its own directory and serve it (already open: nothing to do).
-   * Used for published daughters and, after a move is published, to make sure the target serves.
+   * Used after a move is published, to make sure the target serves it even if it restarted since Open.
    */
   record OpenRegion(ServerName server, RegionInfo region) implements Action {
     @Override

@@ -4,8 +4,9 @@ import org.apache.hadoop.hbase.ServerName;
 
 /**
  * Where an action runs: the active master (ZooKeeper writes and catalog updates) or one region server.
- * A region server is named as recorded in the transaction; the driver sends the action to whichever
- * instance now runs at that host and port, since a restarted server keeps its directories.
+ * Servers are named as recorded when the protocol began; a restarted server keeps its directories, so
+ * the driver resolves a name to the instance live now at the same host and port, both when it calls a
+ * server and when it writes one into the catalog (SetRegionState, PublishSplit, PublishMove).
  *
  * @param regionServer the region server, or null for the master
  */

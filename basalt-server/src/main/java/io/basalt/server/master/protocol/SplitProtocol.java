@@ -15,7 +15,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   CloseAndClone(server, parent, A, B)       failure: roll back
  *   PersistTxn(CLONED)                        failure: roll back; done: POINT OF NO RETURN
  *   PublishSplit(parent, A, B, server)        from here on a failure repeats the action
- *   OpenRegion(server, A), OpenRegion(server, B)
+ *   OpenDaughters(server, A, B)               the two opens in parallel
  *   PersistTxn(PUBLISHED)
  *   DropRegionFiles(server, parent)
  *   DeleteTxn                                 SPLIT
@@ -40,7 +40,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class SplitProtocol extends StepMachine<SplitProtocol.Stage> implements Protocol {
   enum Stage {
-    CHOOSE_ROW, RECORD_STARTED, MARK_SPLITTING, CLONE, RECORD_CLONED, PUBLISH, OPEN_A, OPEN_B, RECORD_PUBLISHED,
+    CHOOSE_ROW, RECORD_STARTED, MARK_SPLITTING, CLONE, RECORD_CLONED, PUBLISH, OPEN_DAUGHTERS, RECORD_PUBLISHED,
     DROP_PARENT, RECORD_ROLLBACK, MARK_OPEN, UNDO, DELETE
   }
 
@@ -84,7 +84,7 @@ public final class SplitProtocol extends StepMachine<SplitProtocol.Stage> implem
       case STARTED -> Stage.RECORD_ROLLBACK;
       case ROLLING_BACK -> Stage.MARK_OPEN;
       case CLONED -> Stage.PUBLISH;
-      case PUBLISHED -> Stage.OPEN_A;
+      case PUBLISHED -> Stage.OPEN_DAUGHTERS;
     };
     SplitProtocol p = new SplitProtocol(txn.id(), txn.parent(), txn.server(), txn.daughterRegionId(), first);
     p.txn = txn;
@@ -141,8 +141,7 @@ public final class SplitProtocol extends StepMachine<SplitProtocol.Stage> implem
       case CLONE -> new Action.CloseAndClone(server, parent, txn.daughterA(), txn.daughterB());
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(SplitTxn.Phase.CLONED));
       case PUBLISH -> new Action.PublishSplit(parent, txn.daughterA(), txn.daughterB(), server);
-      case OPEN_A -> new Action.OpenRegion(server, txn.daughterA());
-      case OPEN_B -> new Action.OpenRegion(server, txn.daughterB());
+      case OPEN_DAUGHTERS -> new Action.OpenDaughters(server, txn.daughterA(), txn.daughterB());
       case RECORD_PUBLISHED -> new Action.PersistTxn(txn.at(SplitTxn.Phase.PUBLISHED));
       case DROP_PARENT -> new Action.DropRegionFiles(server, parent);
       case RECORD_ROLLBACK -> new Action.PersistTxn(txn.rollingBack(ending.reason()));
@@ -179,9 +178,8 @@ public final class SplitProtocol extends StepMachine<SplitProtocol.Stage> implem
         ending = splitOutcome();
         goTo(Stage.PUBLISH);
       }
-      case PUBLISH -> goTo(Stage.OPEN_A);
-      case OPEN_A -> goTo(Stage.OPEN_B);
-      case OPEN_B -> goTo(txn.phase() == SplitTxn.Phase.PUBLISHED ? Stage.DROP_PARENT : Stage.RECORD_PUBLISHED);
+      case PUBLISH -> goTo(Stage.OPEN_DAUGHTERS);
+      case OPEN_DAUGHTERS -> goTo(txn.phase() == SplitTxn.Phase.PUBLISHED ? Stage.DROP_PARENT : Stage.RECORD_PUBLISHED);
       case RECORD_PUBLISHED -> {
         txn = txn.at(SplitTxn.Phase.PUBLISHED);
         goTo(Stage.DROP_PARENT);

@@ -15,8 +15,8 @@
  * </pre>
  * One action is outstanding at a time; {@link Protocol#next()} returns the same instance until it is
  * reported. Each action says where it runs ({@link Site}): the master (ZooKeeper and the catalog) or one
- * region server, addressed by host and port (a restarted server keeps its directories and takes the
- * action).
+ * region server, resolved by the driver to the instance live now at the recorded host and port (a
+ * restarted server keeps its directories and takes the action).
  *
  * <h2>Rules the driver keeps</h2>
  * <ul>

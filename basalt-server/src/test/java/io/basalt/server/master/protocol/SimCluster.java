@@ -230,6 +230,9 @@ final class SimCluster {
           .then(() -> s.dirs.put(a.daughterA().getEncodedName(), new ArrayList<>(s.dirs.get(parent))))
           .then(() -> s.dirs.put(a.daughterB().getEncodedName(), new ArrayList<>(s.dirs.get(parent))));
     }
+    if (action instanceof Action.OpenDaughters a) {
+      return x.then(() -> openRegion(s, a.daughterA())).then(() -> openRegion(s, a.daughterB()));
+    }
     if (action instanceof Action.OpenRegion a) {
       return x.then(() -> openRegion(s, a.region()));
     }

@@ -75,7 +75,7 @@ class SplitProtocolTest {
     SimCluster c = cluster();
     SplitProtocol p = begin(c, Optional.empty());
     assertThat(drive(c, p)).containsExactly("ChooseMidpoint", "PersistTxn(STARTED)", "SetRegionState(SPLITTING)",
-        "CloseAndClone", "PersistTxn(CLONED)", "PublishSplit", "OpenRegion", "OpenRegion", "PersistTxn(PUBLISHED)",
+        "CloseAndClone", "PersistTxn(CLONED)", "PublishSplit", "OpenDaughters", "PersistTxn(PUBLISHED)",
         "DropRegionFiles", "DeleteTxn");
     assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.SPLIT);
     assertThat(p.outcome().get().reason()).contains("k40");
@@ -180,7 +180,7 @@ class SplitProtocolTest {
     assertThat(first).containsEntry(SplitTxn.Phase.STARTED, Action.PersistTxn.class)
         .containsEntry(SplitTxn.Phase.ROLLING_BACK, Action.SetRegionState.class)
         .containsEntry(SplitTxn.Phase.CLONED, Action.PublishSplit.class)
-        .containsEntry(SplitTxn.Phase.PUBLISHED, Action.OpenRegion.class);
+        .containsEntry(SplitTxn.Phase.PUBLISHED, Action.OpenDaughters.class);
     Action persist = SplitProtocol.recover(txn).next().orElseThrow();
     assertThat(((SplitTxn) ((Action.PersistTxn) persist).txn()).phase()).isEqualTo(SplitTxn.Phase.ROLLING_BACK);
   }
