@@ -134,6 +134,29 @@ class AdminAndBatchTest {
   }
 
   @BothTargets
+  void batchedPutsApplyBeforeALaterIncrementAndFailOneByOne(Connection conn) throws Exception {
+    TableName t = createTable(conn, "ab_batch_order", splits("m"));
+    try (Table table = conn.getTable(t)) {
+      List<Row> actions = new ArrayList<>();
+      actions.add(new Put(b("c")).addColumn(CF, Q, Bytes.toBytes(5L)));
+      actions.add(new Put(b("d")).addColumn(CF, Q, b("1")));
+      actions.add(new Put(b("e")).addColumn(b("nope"), Q, b("2")));
+      actions.add(new org.apache.hadoop.hbase.client.Increment(b("c")).addColumn(CF, Q, 1));
+      actions.add(new Put(b("f")).addColumn(CF, Q, b("3")));
+      actions.add(new Delete(b("d")));
+      Object[] results = new Object[actions.size()];
+      assertThatThrownBy(() -> table.batch(actions, results)).isInstanceOf(RetriesExhaustedWithDetailsException.class);
+      assertThat(results[2]).isInstanceOf(NoSuchColumnFamilyException.class);
+      // The Puts before the Increment are applied before it runs.
+      assertThat(Bytes.toLong(((Result) results[3]).getValue(CF, Q))).isEqualTo(6L);
+      assertThat(Bytes.toLong(table.get(new Get(b("c"))).getValue(CF, Q))).isEqualTo(6L);
+      assertThat(table.exists(new Get(b("d")))).isFalse();
+      assertThat(table.exists(new Get(b("e")))).isFalse();
+      assertThat(Bytes.toString(table.get(new Get(b("f"))).getValue(CF, Q))).isEqualTo("3");
+    }
+  }
+
+  @BothTargets
   void multiGetsExistsDeletesAndBufferedMutator(Connection conn) throws Exception {
     TableName t = createTable(conn, "ab_multi", splits("m"));
     try (Table table = conn.getTable(t)) {

@@ -5,6 +5,11 @@ package io.basalt.bench.storage;
  * the process used {@code cpuNanos} of CPU and read {@code readBytes} bytes (-1 if unknown).
  */
 record Rate(int threads, long ops, long nanos, long cpuNanos, long readBytes) {
+  /** The same figure counted in items, when each operation handled {@code items} of them (a batch of puts). */
+  Rate perItem(int items) {
+    return new Rate(threads, ops * items, nanos, cpuNanos, readBytes);
+  }
+
   double opsPerSecond() {
     return ops * 1e9 / nanos;
   }

@@ -11,11 +11,12 @@ import java.util.List;
  * @param fitMb data of the get/scan run that fits in that cache
  * @param bigMb data of the get/scan run larger than that cache
  * @param writeCacheMb JE cache of the put and split runs
+ * @param putBatch puts per batch of the batched put figure (0: none)
  * @param splitMb region sizes of the split (midpoint, clone) runs
  */
 record Settings(double warmupSeconds, double seconds, int valueBytes, List<Integer> threads, Durability durability,
     Durability loadDurability, int loadThreads, long readCacheMb, long fitMb, long bigMb, long writeCacheMb,
-    List<Long> splitMb, long logFileMb) {
+    int putBatch, List<Long> splitMb, long logFileMb) {
   static final long MB = 1L << 20;
 
   /** The engine settings of a run: the given cache, no scheduled purge (it would run during measurements). */

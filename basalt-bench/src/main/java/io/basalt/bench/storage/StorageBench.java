@@ -77,6 +77,11 @@ public final class StorageBench implements Callable<Integer> {
       description = "JE cache of the put and split figures (default ${DEFAULT-VALUE}, the engine's default).")
   long writeCacheMb;
 
+  @Option(names = "--put-batch", paramLabel = "N", defaultValue = "100",
+      description = "Puts per batch of the batched put figure, as a client's batch or buffered writes send them "
+          + "(default ${DEFAULT-VALUE}; 0 skips it).")
+  int putBatch;
+
   @Option(names = "--split-mb", split = ",", paramLabel = "MB",
       description = "Region sizes of the split figures (default 100,1024; --quick 20,60).")
   List<Long> splitMb;
@@ -114,10 +119,14 @@ public final class StorageBench implements Callable<Integer> {
         fitMb != null ? fitMb : Math.max(1, cache / 2),
         bigMb != null ? bigMb : cache * 4,
         writeCacheMb,
+        putBatch,
         splitMb != null ? List.copyOf(splitMb) : quick ? List.of(20L, 60L) : List.of(100L, 1024L),
         logFileMb);
     if (s.warmupSeconds() < 0 || s.seconds() <= 0) {
       throw new CommandLine.ParameterException(new CommandLine(this), "--seconds must be positive, --warmup not negative");
+    }
+    if (s.putBatch() < 0) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--put-batch must not be negative");
     }
     if (s.valueBytes() < 1 || s.loadThreads() < 1 || s.threads().isEmpty() || s.threads().stream().anyMatch(t -> t < 1)) {
       throw new CommandLine.ParameterException(new CommandLine(this), "value size and thread counts must be positive");

@@ -236,34 +236,107 @@ public final class ClientServiceHandler {
       }
       return result.build();
     }
+    ResultOrException[] outcomes = new ResultOrException[action.getActionCount()];
+    PendingWrites pending = new PendingWrites(region);
     for (int i = 0; i < action.getActionCount(); i++) {
       Action a = action.getAction(i);
       ResultOrException.Builder roe = ResultOrException.newBuilder().setIndex(indexOf(action, i));
       try {
         Result r;
         if (a.hasGet()) {
+          // As HBase: a Get runs at once, without waiting for the Puts and Deletes collected before it.
           Get get = ProtobufUtil.toGet(a.getGet());
           r = get(region, get);
           if (get.isCheckExistenceOnly()) {
-            result.addResultOrException(roe.setResult(ClientProtos.Result.newBuilder().setExists(!r.isEmpty())));
+            outcomes[i] = roe.setResult(ClientProtos.Result.newBuilder().setExists(!r.isEmpty())).build();
             continue;
           }
         } else {
           MutationProto proto = a.getMutation();
+          if (proto.getMutateType() == MutationProto.MutationType.PUT
+              || proto.getMutateType() == MutationProto.MutationType.DELETE) {
+            Mutation m = proto.getMutateType() == MutationProto.MutationType.PUT
+                ? ProtobufUtil.toPut(proto, cells) : ProtobufUtil.toDelete(proto, cells);
+            pending.add(i, roe, m);
+            continue;
+          }
+          // As HBase: Puts and Deletes collected so far are applied before an Increment or Append.
+          pending.apply(outcomes);
           r = switch (proto.getMutateType()) {
-            case PUT -> mutate(region, ProtobufUtil.toPut(proto, cells));
-            case DELETE -> mutate(region, ProtobufUtil.toDelete(proto, cells));
             case INCREMENT -> increment(region, ProtobufUtil.toIncrement(proto, cells), nonceGroup, proto.getNonce());
             case APPEND -> append(region, ProtobufUtil.toAppend(proto, cells), nonceGroup, proto.getNonce());
+            default -> throw new DoNotRetryIOException("unexpected mutation type " + proto.getMutateType());
           };
         }
         roe.setResult(r == null ? ClientProtos.Result.getDefaultInstance() : encode(c, r));
       } catch (IOException | RuntimeException e) {
         roe.setException(exception(ServerErrors.toIOException(e)));
       }
+      outcomes[i] = roe.build();
+    }
+    pending.apply(outcomes);
+    for (ResultOrException roe : outcomes) {
       result.addResultOrException(roe);
     }
     return result.build();
+  }
+
+  /**
+   * The Puts and Deletes of a region action, applied together as one storage batch (shared log writes and
+   * commits, as HBase appends a batch to its WAL once), each still its own atomic row update that succeeds or
+   * fails alone. The batch is as durable as its most durable mutation asks, as in HBase.
+   */
+  private static final class PendingWrites {
+    private final HostedRegion region;
+    private final List<io.basalt.storage.mutation.RowMutation> mutations = new ArrayList<>();
+    private final List<Integer> positions = new ArrayList<>();
+    private final List<ResultOrException.Builder> outcomes = new ArrayList<>();
+    private io.basalt.storage.mutation.Durability durability = io.basalt.storage.mutation.Durability.SKIP_WAL;
+
+    PendingWrites(HostedRegion region) {
+      this.region = region;
+    }
+
+    /** Converts {@code m} now (a bad one fails alone, at once); it is applied by the next {@link #apply}. */
+    void add(int position, ResultOrException.Builder outcome, Mutation m) throws IOException {
+      io.basalt.storage.mutation.RowMutation converted = Mutations.rowMutation(m, region.table());
+      io.basalt.storage.mutation.Durability d = Mutations.durability(m, region.table());
+      if (d.compareTo(durability) > 0) {
+        durability = d;
+      }
+      mutations.add(converted);
+      positions.add(position);
+      outcomes.add(outcome);
+    }
+
+    /** Applies what was collected, filling each one's outcome at its position. */
+    void apply(ResultOrException[] out) {
+      if (mutations.isEmpty()) {
+        return;
+      }
+      try {
+        io.basalt.storage.mutation.BatchResult applied = region.store().mutateBatch(mutations, durability);
+        for (int j = 0; j < mutations.size(); j++) {
+          ResultOrException.Builder roe = outcomes.get(j);
+          if (applied.applied(j)) {
+            roe.setResult(ClientProtos.Result.getDefaultInstance());
+          } else {
+            roe.setException(exception(ServerErrors.toIOException(applied.failure(j))));
+          }
+          out[positions.get(j)] = roe.build();
+        }
+      } catch (RuntimeException e) {
+        // The whole batch failed before any mutation was tried (the region closed, say).
+        NameBytesPair error = exception(ServerErrors.toIOException(e));
+        for (int j = 0; j < mutations.size(); j++) {
+          out[positions.get(j)] = outcomes.get(j).setException(error).build();
+        }
+      }
+      mutations.clear();
+      positions.clear();
+      outcomes.clear();
+      durability = io.basalt.storage.mutation.Durability.SKIP_WAL;
+    }
   }
 
   /** Clients number batch actions; atomic ones (RowMutations) come unnumbered and are answered by position. */

@@ -44,24 +44,46 @@ public final class CellKeyCodec {
     if (timestamp < 0) {
       throw new IllegalArgumentException("negative timestamp " + timestamp);
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + (qualifier == null ? 0 : qualifier.length) + 16);
-    escapeInto(out, row);
-    out.write(ESCAPE);
-    out.write(TERMINATOR);
-    if (type.isFamilyMarker()) {
-      out.write(ESCAPE);
-      out.write(FAMILY_SLOT);
+    boolean marker = type.isFamilyMarker();
+    // Every write encodes a key: fill an exactly sized array rather than a (synchronized) stream.
+    byte[] out = new byte[escapedLength(row) + 2 + (marker ? 2 : escapedLength(qualifier) + 2) + 9];
+    int p = escapeInto(out, 0, row);
+    out[p++] = ESCAPE;
+    out[p++] = TERMINATOR;
+    if (marker) {
+      out[p++] = ESCAPE;
+      out[p++] = FAMILY_SLOT;
     } else {
-      escapeInto(out, qualifier);
-      out.write(ESCAPE);
-      out.write(TERMINATOR);
+      p = escapeInto(out, p, qualifier);
+      out[p++] = ESCAPE;
+      out[p++] = TERMINATOR;
     }
     long reversed = Long.MAX_VALUE - timestamp;
     for (int shift = 56; shift >= 0; shift -= 8) {
-      out.write((int) (reversed >>> shift));
+      out[p++] = (byte) (reversed >>> shift);
     }
-    out.write(0xFF - type.code());
-    return out.toByteArray();
+    out[p] = (byte) (0xFF - type.code());
+    return out;
+  }
+
+  private static int escapedLength(byte[] b) {
+    int n = b.length;
+    for (byte x : b) {
+      if (x == ESCAPE) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static int escapeInto(byte[] out, int p, byte[] b) {
+    for (byte x : b) {
+      out[p++] = x;
+      if (x == ESCAPE) {
+        out[p++] = ESCAPED_ZERO;
+      }
+    }
+    return p;
   }
 
   public static byte[] encode(Cell cell) {
@@ -87,6 +109,11 @@ public final class CellKeyCodec {
     return new Key(row, qualifier, Long.MAX_VALUE - reversed, type);
   }
 
+  /** Only the type of an encoded key (its last byte), without decoding the rest. */
+  public static CellType typeOf(byte[] key) {
+    return CellType.fromCode(0xFF - (key[key.length - 1] & 0xFF));
+  }
+
   /** Only the row of an encoded key. */
   public static byte[] decodeRow(byte[] key) {
     return unescape(key, new int[] {0});
@@ -94,11 +121,11 @@ public final class CellKeyCodec {
 
   /** Smallest key of a row: every key of {@code row} starts with it. */
   public static byte[] rowPrefix(byte[] row) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + 2);
-    escapeInto(out, row);
-    out.write(ESCAPE);
-    out.write(TERMINATOR);
-    return out.toByteArray();
+    byte[] out = new byte[escapedLength(row) + 2];
+    int p = escapeInto(out, 0, row);
+    out[p++] = ESCAPE;
+    out[p] = TERMINATOR;
+    return out;
   }
 
   /** A key above every key of {@code row} and below every key of any greater row. */
@@ -119,14 +146,14 @@ public final class CellKeyCodec {
 
   /** Prefix of all keys of one column of a row. */
   public static byte[] columnPrefix(byte[] row, byte[] qualifier) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + qualifier.length + 4);
-    escapeInto(out, row);
-    out.write(ESCAPE);
-    out.write(TERMINATOR);
-    escapeInto(out, qualifier);
-    out.write(ESCAPE);
-    out.write(TERMINATOR);
-    return out.toByteArray();
+    byte[] out = new byte[escapedLength(row) + escapedLength(qualifier) + 4];
+    int p = escapeInto(out, 0, row);
+    out[p++] = ESCAPE;
+    out[p++] = TERMINATOR;
+    p = escapeInto(out, p, qualifier);
+    out[p++] = ESCAPE;
+    out[p] = TERMINATOR;
+    return out;
   }
 
   /** A key above every key of the column and below every key of the next column. */
@@ -149,15 +176,6 @@ public final class CellKeyCodec {
 
   public static boolean startsWith(byte[] key, byte[] prefix) {
     return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
-  }
-
-  private static void escapeInto(ByteArrayOutputStream out, byte[] b) {
-    for (byte x : b) {
-      out.write(x);
-      if (x == ESCAPE) {
-        out.write(ESCAPED_ZERO);
-      }
-    }
   }
 
   private static byte[] unescape(byte[] key, int[] pos) {

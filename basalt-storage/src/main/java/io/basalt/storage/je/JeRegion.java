@@ -10,7 +10,6 @@ import com.sleepycat.je.Environment;
 import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.EnvironmentMutableConfig;
 import com.sleepycat.je.LockMode;
-import com.sleepycat.je.OperationResult;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Put;
 import com.sleepycat.je.Transaction;
@@ -28,6 +27,7 @@ import io.basalt.storage.error.UnknownFamilyException;
 import io.basalt.storage.io.StorageFiles;
 import io.basalt.storage.lock.RowLocks;
 import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.BatchResult;
 import io.basalt.storage.mutation.Durability;
 import io.basalt.storage.mutation.Increment;
 import io.basalt.storage.mutation.RowCondition;
@@ -68,6 +68,11 @@ import java.util.concurrent.locks.StampedLock;
 final class JeRegion implements Region {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JeRegion.class);
   private static final String FAMILY_DB_PREFIX = "family:";
+  /**
+   * Rows of a batch that share one log write, all their row locks held until it is done: enough to spread
+   * its cost thin, few enough that readers of other rows seldom wait on a busy lock stripe.
+   */
+  private static final int MAX_BATCH_ROWS = 256;
 
   private final Path dir;
   private final Environment env;
@@ -80,6 +85,8 @@ final class JeRegion implements Region {
   /** False until the count is taken (from the last close's record or by counting): a close then saves it. */
   private volatile boolean cellCountKnown;
   private final Map<Durability, TransactionConfig> txnConfigs = new EnumMap<>(Durability.class);
+  /** Commits of a batch before its last: into JE's log buffer, written by the batch's last commit. */
+  private final TransactionConfig noFlushCommit = Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
   private final Object segmentsLock = new Object();
   private final Runnable onClose;
 
@@ -540,39 +547,16 @@ final class JeRegion implements Region {
 
   /** Writes cells of one row in one JE transaction; the caller holds the row's write lock. */
   private void applyLocked(byte[] row, List<Cell> cells, long now, Durability durability) {
-    List<Cell> resolved = new ArrayList<>(cells.size());
-    Map<String, Integer> latestDeletes = new java.util.HashMap<>();
-    for (Cell c : cells) {
-      if (c.timestamp() != RowMutation.LATEST) {
-        resolved.add(c);
-      } else if (c.type() == CellType.DELETE) {
-        int nth = latestDeletes.merge(columnId(c.family(), c.qualifier()), 1, Integer::sum);
-        resolved.add(c.withTimestamp(latestVersion(c, nth, now)));
-      } else {
-        resolved.add(c.withTimestamp(now));
-      }
-    }
-    Transaction txn = env.beginTransaction(null, txnConfigs.get(durability));
+    applyLocked(row, cells, now, txnConfigs.get(durability));
+  }
+
+  private void applyLocked(byte[] row, List<Cell> cells, long now, TransactionConfig txnConfig) {
+    Transaction txn = env.beginTransaction(null, txnConfig);
     boolean committed = false;
     long added = 0;
     try {
-      Map<String, Cell> touchedColumns = new LinkedHashMap<>();
-      for (Cell c : resolved) {
-        FamilyStore f = family(c.family());
-        DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
-        DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
-        OperationResult inserted = f.db().put(txn, key, value, Put.NO_OVERWRITE, null);
-        if (inserted != null) {
-          added++;
-        } else {
-          f.db().put(txn, key, value, Put.OVERWRITE, null);
-        }
-        if (c.type() == CellType.PUT) {
-          touchedColumns.putIfAbsent(columnId(c.family(), c.qualifier()), c);
-        }
-      }
-      for (Cell c : touchedColumns.values()) {
-        added -= trimColumn(txn, family(c.family()), row, c.qualifier(), now);
+      try (TxnCursors cursors = new TxnCursors(txn)) {
+        added = writeCells(cursors, row, cells, now);
       }
       txn.commit();
       committed = true;
@@ -581,6 +565,143 @@ final class JeRegion implements Region {
         txn.abort();
       } else {
         cellCount.addAndGet(added);
+      }
+    }
+  }
+
+  /**
+   * Writes the cells of one row mutation into an open transaction, LATEST timestamps resolved against
+   * {@code now}, then trims the columns it put to their VERSIONS; returns the change in stored cells.
+   */
+  private long writeCells(TxnCursors cursors, byte[] row, List<Cell> cells, long now) {
+    List<Cell> resolved = new ArrayList<>(cells.size());
+    Map<String, Integer> latestDeletes = null;
+    for (Cell c : cells) {
+      if (c.timestamp() != RowMutation.LATEST) {
+        resolved.add(c);
+      } else if (c.type() == CellType.DELETE) {
+        latestDeletes = latestDeletes == null ? new java.util.HashMap<>() : latestDeletes;
+        int nth = latestDeletes.merge(columnId(c.family(), c.qualifier()), 1, Integer::sum);
+        resolved.add(c.withTimestamp(latestVersion(c, nth, now)));
+      } else {
+        resolved.add(c.withTimestamp(now));
+      }
+    }
+    long added = 0;
+    List<Cell> touchedColumns = new ArrayList<>(resolved.size());
+    for (Cell c : resolved) {
+      FamilyStore f = family(c.family());
+      Cursor cursor = cursors.of(f);
+      DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
+      DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
+      if (cursor.put(key, value, Put.NO_OVERWRITE, null) != null) {
+        added++;
+      } else {
+        cursor.put(key, value, Put.OVERWRITE, null);
+      }
+      if (c.type() == CellType.PUT && !sameColumnIn(touchedColumns, c)) {
+        touchedColumns.add(c);
+      }
+    }
+    for (Cell c : touchedColumns) {
+      FamilyStore f = family(c.family());
+      added -= trimColumn(cursors.of(f), f, row, c.qualifier(), now);
+    }
+    return added;
+  }
+
+  /** A mutation touches few columns: a list scan beats building string keys for a map. */
+  private static boolean sameColumnIn(List<Cell> cells, Cell c) {
+    for (Cell o : cells) {
+      if (Bytes.compare(o.family(), c.family()) == 0 && Bytes.compare(o.qualifier(), c.qualifier()) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public BatchResult mutateBatch(List<RowMutation> mutations, Durability durability) {
+    RuntimeException[] failures = new RuntimeException[mutations.size()];
+    enter();
+    try {
+      for (int from = 0; from < mutations.size(); from += MAX_BATCH_ROWS) {
+        applyBatchPart(mutations, from, Math.min(mutations.size(), from + MAX_BATCH_ROWS), durability, failures);
+      }
+    } finally {
+      exit();
+    }
+    return new BatchResult(failures);
+  }
+
+  /**
+   * Mutations {@code [from, to)} of a batch, under the write locks of all their rows. Each row is its own JE
+   * transaction (so each is atomic and fails alone), but only the last commit writes the log: the others
+   * commit without a flush, and JE writes its log buffers in log order, so the last commit's write (or
+   * fsync) carries every commit before it. The rows stay locked until then, so no reader sees a row before
+   * it is as durable as asked. If the last row fails, the log is flushed on its own for the others.
+   */
+  private void applyBatchPart(List<RowMutation> mutations, int from, int to, Durability durability,
+      RuntimeException[] failures) {
+    List<RowMutation> valid = new ArrayList<>(to - from);
+    int[] index = new int[to - from];
+    List<byte[]> rows = new ArrayList<>(to - from);
+    for (int i = from; i < to; i++) {
+      RowMutation m = mutations.get(i);
+      try {
+        checkRow(m.row());
+        for (Cell c : m.cells()) {
+          family(c.family());
+        }
+      } catch (RuntimeException e) {
+        failures[i] = e;
+        continue;
+      }
+      if (!m.isEmpty()) {
+        index[valid.size()] = i;
+        valid.add(m);
+        rows.add(m.row());
+      }
+    }
+    if (valid.isEmpty()) {
+      return;
+    }
+    try (RowLocks.Held held = locks.writeLockAll(rows)) {
+      boolean logWritten = false;
+      for (int j = 0; j < valid.size(); j++) {
+        RowMutation m = valid.get(j);
+        boolean last = j == valid.size() - 1;
+        try {
+          applyLocked(m.row(), m.cells(), now(), last ? txnConfigs.get(durability) : noFlushCommit);
+          logWritten = last;
+        } catch (DatabaseException e) {
+          failures[index[j]] = JeErrors.translate("write", e);
+        } catch (RuntimeException e) {
+          failures[index[j]] = e;
+        }
+      }
+      if (!logWritten) {
+        try {
+          writeLog(durability);
+        } catch (DatabaseException e) {
+          // Whether the applied rows are durable is unknown: none may be acknowledged.
+          for (int j = 0; j < valid.size(); j++) {
+            if (failures[index[j]] == null) {
+              failures[index[j]] = JeErrors.translate("log write", e);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** What a commit at {@code durability} does to the log, for commits made without it. */
+  private void writeLog(Durability durability) {
+    switch (durability) {
+      case SYNC_WAL -> env.flushLog(false);
+      case FSYNC_WAL -> env.flushLog(true);
+      default -> {
+        // written by the background flush, as those commits are
       }
     }
   }
@@ -599,51 +720,76 @@ final class JeRegion implements Region {
   /**
    * Deletes what a compaction would drop from one column right after a put, so a column never holds more
    * than VERSIONS surviving versions (reads are then independent of background timing). Cheap in the
-   * common case: a key-only walk of the column, stopping when it holds no more than VERSIONS puts.
+   * common case: a key-only walk of the column, stopping when it holds no more than VERSIONS puts. The
+   * walks read without JE locks: the caller holds the row's write lock, and every other writer of the row
+   * (puts, purges) takes it too, so nothing else changes these keys meanwhile.
    */
-  private long trimColumn(Transaction txn, FamilyStore family, byte[] row, byte[] qualifier, long now) {
+  private long trimColumn(Cursor cursor, FamilyStore family, byte[] row, byte[] qualifier, long now) {
     byte[] prefix = CellKeyCodec.columnPrefix(row, qualifier);
     int maxVersions = family.schema().maxVersions();
-    try (Cursor cursor = family.db().openCursor(txn, null)) {
-      DatabaseEntry key = Cursors.entry();
-      DatabaseEntry data = Cursors.noData();
-      key.setData(prefix);
-      int puts = 0;
-      OperationStatus st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
-      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-        if (CellKeyCodec.decode(key.getData()).type() == CellType.PUT) {
-          puts++;
-        }
-        if (puts > maxVersions) {
-          break;
-        }
-        st = cursor.getNext(key, data, LockMode.DEFAULT);
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    key.setData(prefix);
+    int puts = 0;
+    OperationStatus st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+        break;
       }
-      if (puts <= maxVersions) {
-        return 0;
-      }
-      VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    if (puts <= maxVersions) {
+      return 0;
+    }
+    VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
+    if (backToColumnStart(cursor, key, data, prefix, CellKeyCodec.rowPrefix(row))) {
+      st = OperationStatus.SUCCESS;
+    } else {
+      // Family markers (or other columns) of the row come first: read the markers, then find the column again.
       byte[] markers = CellKeyCodec.familyMarkerPrefix(row);
       key.setData(markers);
-      st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
+      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
       while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), markers)) {
         CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
         tracker.familyMarker(k.timestamp(), k.type());
-        st = cursor.getNext(key, data, LockMode.DEFAULT);
+        st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
       }
-      long removed = 0;
       key.setData(prefix);
-      st = cursor.getSearchKeyRange(key, data, LockMode.DEFAULT);
-      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
-        if (tracker.retain(k.timestamp(), k.type()) != VersionTracker.Verdict.YES) {
-          cursor.delete();
-          removed++;
-        }
-        st = cursor.getNext(key, data, LockMode.DEFAULT);
-      }
-      return removed;
+      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
     }
+    long removed = 0;
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+      CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+      if (tracker.retain(k.timestamp(), k.type()) != VersionTracker.Verdict.YES) {
+        cursor.delete();
+        removed++;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return removed;
+  }
+
+  /**
+   * Steps the cursor, inside a column, back to the column's first key (left in {@code key}) without a new
+   * B+-tree search, if nothing of the same row precedes the column (so the row has no family markers, which
+   * sort before its columns). Returns false, the cursor anywhere, if something of the row does.
+   */
+  private static boolean backToColumnStart(Cursor cursor, DatabaseEntry key, DatabaseEntry data, byte[] columnPrefix,
+      byte[] rowPrefix) {
+    OperationStatus st;
+    do {
+      st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
+    } while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix));
+    if (st == OperationStatus.SUCCESS) {
+      if (CellKeyCodec.startsWith(key.getData(), rowPrefix)) {
+        return false;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    } else {
+      // Nothing before the column: a failed move leaves the cursor on its first key.
+      st = cursor.getCurrent(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix);
   }
 
   // ---------------------------------------------------------------- elasticity primitives and stats

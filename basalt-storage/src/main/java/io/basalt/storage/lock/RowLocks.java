@@ -1,6 +1,8 @@
 package io.basalt.storage.lock;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.locks.StampedLock;
 
 /**
@@ -20,9 +22,50 @@ public final class RowLocks {
   }
 
   public StampedLock forRow(byte[] row) {
+    return stripes[stripeOf(row)];
+  }
+
+  private int stripeOf(byte[] row) {
     int h = Arrays.hashCode(row);
     h ^= h >>> 16;
-    return stripes[h & (stripes.length - 1)];
+    return h & (stripes.length - 1);
+  }
+
+  /**
+   * Write-locks the stripes of all {@code rows} (each stripe once, however many rows share it) in stripe
+   * order, so two batches locking overlapping rows cannot deadlock; single-row lockers hold one stripe only.
+   */
+  public Held writeLockAll(List<byte[]> rows) {
+    BitSet wanted = new BitSet(stripes.length);
+    for (byte[] row : rows) {
+      wanted.set(stripeOf(row));
+    }
+    int[] held = new int[wanted.cardinality()];
+    long[] stamps = new long[held.length];
+    int n = 0;
+    for (int s = wanted.nextSetBit(0); s >= 0; s = wanted.nextSetBit(s + 1)) {
+      stamps[n] = stripes[s].writeLock();
+      held[n++] = s;
+    }
+    return new Held(held, stamps);
+  }
+
+  /** Stripes held by {@link #writeLockAll}; {@link #close()} releases them. */
+  public final class Held implements AutoCloseable {
+    private final int[] held;
+    private final long[] stamps;
+
+    private Held(int[] held, long[] stamps) {
+      this.held = held;
+      this.stamps = stamps;
+    }
+
+    @Override
+    public void close() {
+      for (int i = held.length - 1; i >= 0; i--) {
+        stripes[held[i]].unlockWrite(stamps[i]);
+      }
+    }
   }
 
   /** A read that may have to run twice. */

@@ -2,6 +2,7 @@ package io.basalt.storage.region;
 
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.BatchResult;
 import io.basalt.storage.mutation.Durability;
 import io.basalt.storage.mutation.Increment;
 import io.basalt.storage.mutation.RowCondition;
@@ -25,6 +26,13 @@ public interface Region extends AutoCloseable {
 
   /** Applies all cells of the mutation atomically, durable as asked before returning. */
   void mutate(RowMutation mutation, Durability durability);
+
+  /**
+   * Applies each mutation as if by {@link #mutate} in list order, each atomic and isolated on its own row, and
+   * each failing on its own (a bad family or row fails that mutation only), all durable as asked before
+   * returning. Cheaper than one {@code mutate} per row: the batch shares log writes and commits.
+   */
+  BatchResult mutateBatch(List<RowMutation> mutations, Durability durability);
 
   /** The visible cells of one row, in HBase order; empty if none. */
   List<Cell> get(byte[] row, ReadOptions options);

@@ -43,7 +43,11 @@ class CellKeyCodecTest {
       assertThat(k.qualifier()).isEqualTo(q);
       assertThat(k.timestamp()).isEqualTo(42);
       assertThat(k.type()).isEqualTo(t);
+      assertThat(CellKeyCodec.typeOf(key)).isEqualTo(t);
       assertThat(CellKeyCodec.decodeRow(key)).containsExactly(0, 0, 'r');
+      if (q != null) {
+        assertThat(CellKeyCodec.startsWith(key, CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q))).isTrue();
+      }
     }
   }
 

@@ -31,15 +31,29 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A child JVM writes rows across two families at one durability level and is killed with SIGKILL at a
  * random moment, several times over the same directory. After each kill the region must reopen with no
- * torn row, and at SYNC_WAL/FSYNC_WAL with every acknowledged row present.
+ * torn row, and at SYNC_WAL/FSYNC_WAL with every acknowledged row present. The writer applies rows one by
+ * one, or in batches (acknowledged when the batch call returns) larger than the rows that share one log write (256).
  */
 class CrashRecoveryTest {
   private static final int ROUNDS = 3;
   @TempDir Path dir;
 
+  /** Rows per batch of the batched writer: more than share one log write (256), so a batch makes two. */
+  private static final int BATCH_ROWS = 300;
+
   @ParameterizedTest
   @EnumSource(Durability.class)
   void killedWriterLosesNoAcknowledgedWriteAndTearsNoRow(Durability durability) throws Exception {
+    killWriterRepeatedly(durability, 1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Durability.class, names = {"SYNC_WAL", "FSYNC_WAL"})
+  void killedBatchWriterLosesNoAcknowledgedWriteAndTearsNoRow(Durability durability) throws Exception {
+    killWriterRepeatedly(durability, BATCH_ROWS);
+  }
+
+  private void killWriterRepeatedly(Durability durability, int batch) throws Exception {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     Path regionDir = dir.resolve("region");
@@ -48,7 +62,8 @@ class CrashRecoveryTest {
     for (int round = 0; round < ROUNDS; round++) {
       long first = round * 10_000_000L;
       Process child = new ProcessBuilder(javaBinary(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-          CrashWriter.class.getName(), regionDir.toString(), durability.name(), Long.toString(first), Integer.toString(threads))
+          CrashWriter.class.getName(), regionDir.toString(), durability.name(), Long.toString(first), Integer.toString(threads),
+          Integer.toString(batch))
           .redirectError(ProcessBuilder.Redirect.INHERIT).start();
       CountDownLatch firstAck = new CountDownLatch(1);
       Thread reader = new Thread(() -> readAcks(child, acked, firstAck));
@@ -62,7 +77,7 @@ class CrashRecoveryTest {
         reader.join(10_000);
       }
       assertThat(child.exitValue()).as("killed by SIGKILL").isEqualTo(137);
-      verify(regionDir, durability, acked, seed);
+      verify(regionDir, durability, batch, acked, seed);
     }
   }
 
@@ -80,7 +95,7 @@ class CrashRecoveryTest {
     }
   }
 
-  private static void verify(Path regionDir, Durability durability, Set<Long> acked, long seed) {
+  private static void verify(Path regionDir, Durability durability, int rowsPerCall, Set<Long> acked, long seed) {
     try (JeStorageEngine engine = new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(32L << 20).withPurgeIntervalMillis(0))) {
       Region region = engine.open(regionDir);
       Map<Long, Integer> present = new HashMap<>();
@@ -100,7 +115,8 @@ class CrashRecoveryTest {
       // The count saved by the last clean close was dropped when the child opened: this one is counted afresh.
       org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
           .untilAsserted(() -> assertThat(region.stats().cellCount()).as("cell count (seed %d)", seed).isEqualTo(5L * present.size()));
-      System.out.printf("%s: %d acknowledged, %d present after SIGKILL%n", durability, acked.size(), present.size());
+      System.out.printf("%s, %d row(s) per call: %d acknowledged, %d present after SIGKILL%n", durability, rowsPerCall,
+          acked.size(), present.size());
       if (durability == Durability.SYNC_WAL || durability == Durability.FSYNC_WAL) {
         for (long n : acked) {
           assertThat(present).as("acknowledged row %d at %s (seed %d)", n, durability, seed).containsKey(n);

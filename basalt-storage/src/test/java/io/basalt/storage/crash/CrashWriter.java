@@ -12,13 +12,16 @@ import io.basalt.storage.schema.RegionDescriptor;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Child process of {@link CrashRecoveryTest}: writes rows forever at one durability level and prints
  * {@code ACK n} once the mutation of row n returned. Killed with SIGKILL by the test.
  *
- * <p>Arguments: region directory, durability, first row number, writer threads.
+ * <p>Arguments: region directory, durability, first row number, writer threads, and optionally rows per
+ * batch: with more than 1, each writer applies its rows in {@link Region#mutateBatch} calls and acknowledges
+ * a batch's rows once the call returned.
  */
 public final class CrashWriter {
   static final byte[] F1 = Bytes.of("f1");
@@ -56,6 +59,7 @@ public final class CrashWriter {
     Durability durability = Durability.valueOf(args[1]);
     long first = Long.parseLong(args[2]);
     int threads = Integer.parseInt(args[3]);
+    int batch = args.length > 4 ? Integer.parseInt(args[4]) : 1;
     JeStorageEngine engine = new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(32L << 20).withPurgeIntervalMillis(0));
     Region region = Files.isDirectory(dir) ? engine.open(dir) : engine.create(dir, descriptor());
     PrintStream out = System.out;
@@ -67,10 +71,22 @@ public final class CrashWriter {
     for (int t = 0; t < threads; t++) {
       int id = t;
       writers[t] = new Thread(() -> {
-        for (long n = first + id; ; n += threads) {
-          region.mutate(mutation(n), durability);
+        for (long n = first + id; ; n += (long) threads * batch) {
+          if (batch == 1) {
+            region.mutate(mutation(n), durability);
+          } else {
+            List<RowMutation> rows = new ArrayList<>(batch);
+            for (int i = 0; i < batch; i++) {
+              rows.add(mutation(n + (long) i * threads));
+            }
+            if (!region.mutateBatch(rows, durability).allApplied()) {
+              throw new IllegalStateException("a batched row failed");
+            }
+          }
           synchronized (out) {
-            out.println("ACK " + n);
+            for (int i = 0; i < batch; i++) {
+              out.println("ACK " + (n + (long) i * threads));
+            }
             out.flush();
           }
         }

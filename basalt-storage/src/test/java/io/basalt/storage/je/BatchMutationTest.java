@@ -1,0 +1,247 @@
+package io.basalt.storage.je;
+
+import static io.basalt.storage.cell.Bytes.of;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.EnvironmentStats;
+import com.sleepycat.je.StatsConfig;
+import com.sleepycat.je.Transaction;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
+import io.basalt.storage.error.RowOutOfRangeException;
+import io.basalt.storage.error.StorageException;
+import io.basalt.storage.error.UnknownFamilyException;
+import io.basalt.storage.mutation.BatchResult;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.region.Region;
+import io.basalt.storage.schema.FamilySchema;
+import io.basalt.storage.schema.KeyRange;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@link Region#mutateBatch}: per-mutation outcomes, isolation, and log writes shared by the batch. */
+class BatchMutationTest extends RegionTestBase {
+
+  @Test
+  void appliesEachMutationInOrderAsIfOneByOne() {
+    Region batched = fixture().create("batched", KeyRange.ALL, FamilySchema.of("f1"), FamilySchema.of("f2").withMaxVersions(3));
+    Region single = fixture().create("single", KeyRange.ALL, FamilySchema.of("f1"), FamilySchema.of("f2").withMaxVersions(3));
+    List<RowMutation> mutations = List.of(
+        row("a").put(F1, of("q"), of("1")).put(F2, of("q"), of("2")).build(),
+        row("b").put(F1, of("q"), 7, of("first")).build(),
+        row("b").put(F1, of("q"), 7, of("second")).build(),
+        row("c").put(F2, of("q"), 1, of("v1")).put(F2, of("q"), 2, of("v2")).build(),
+        row("c").deleteVersion(F2, of("q"), RowMutation.LATEST).build(),
+        row("d").put(F1, of("q"), of("gone")).build(),
+        row("d").deleteColumn(F1, of("q"), RowMutation.LATEST).build());
+    for (Region r : List.of(batched, single)) {
+      put(r, "b", F1, "q", 5, "old");
+    }
+    BatchResult result = batched.mutateBatch(mutations, Durability.SYNC_WAL);
+    for (RowMutation m : mutations) {
+      single.mutate(m, Durability.SYNC_WAL);
+    }
+
+    assertThat(result.size()).isEqualTo(7);
+    assertThat(result.allApplied()).isTrue();
+    assertThat(show(get(batched, "a"))).containsExactly("f1:q@1000000=1", "f2:q@1000000=2");
+    // The later of two puts at one timestamp wins; VERSIONS 1 trims the older put.
+    assertThat(show(getAll(batched, "b"))).containsExactly("f1:q@7=second");
+    // A delete of the latest version sees the put earlier in the same batch.
+    assertThat(show(getAll(batched, "c"))).containsExactly("f2:q@1=v1");
+    assertThat(get(batched, "d")).isEmpty();
+    ScanSpec everything = ScanSpec.all().withRead(ReadOptions.DEFAULT.withMaxVersions(Integer.MAX_VALUE));
+    assertThat(rows(scanAll(batched, everything))).isEqualTo(rows(scanAll(single, everything)));
+    assertThat(batched.stats().cellCount()).as("stored cells, counted once the batch committed")
+        .isEqualTo(single.stats().cellCount());
+  }
+
+  @Test
+  void aBadMutationFailsAloneAndTheOthersApply() {
+    Region r = fixture().create("ranged", new KeyRange(of("b"), of("m")), FamilySchema.of("f1"));
+    BatchResult result = r.mutateBatch(List.of(
+        row("c").put(F1, of("q"), of("1")).build(),
+        row("d").put(of("nope"), of("q"), of("2")).build(),
+        row("e").put(F1, of("q"), of("3")).build(),
+        row("z").put(F1, of("q"), of("4")).build(),
+        row("f").put(F1, of("q"), of("5")).build()), Durability.SYNC_WAL);
+
+    assertThat(result.applied(0)).isTrue();
+    assertThat(result.failure(1)).isInstanceOf(UnknownFamilyException.class);
+    assertThat(result.applied(2)).isTrue();
+    assertThat(result.failure(3)).isInstanceOf(RowOutOfRangeException.class);
+    assertThat(result.applied(4)).isTrue();
+    assertThat(result.allApplied()).isFalse();
+    assertThat(show(get(r, "c"))).containsExactly("f1:q@1000000=1");
+    assertThat(get(r, "d")).isEmpty();
+    assertThat(show(get(r, "f"))).containsExactly("f1:q@1000000=5");
+  }
+
+  /** The failing row first, in the middle, and last (then the batch writes the log without its commit). */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 2})
+  void aMutationFailingInJeFailsAloneAndLeavesNoPart(int failingPosition) {
+    JeRegion r = (JeRegion) fixture().create(FamilySchema.of("f1"), FamilySchema.of("f2"));
+    FamilyStore f1 = r.familyStores().get(0);
+    byte[] lockedKey = CellKeyCodec.encode(of("bad"), of("q"), 9, CellType.PUT);
+    List<RowMutation> batch = new ArrayList<>(List.of(
+        row("a").put(F1, of("q"), of("1")).put(F2, of("q"), of("1")).build(),
+        row("c").put(F1, of("q"), of("3")).build()));
+    batch.add(failingPosition, row("bad").put(F2, of("q"), of("2")).put(F1, of("q"), 9, of("2")).build());
+    // Another transaction holds a JE lock on the very cell row "bad" writes: its write times out.
+    Transaction foreign = r.environment().beginTransaction(null, null);
+    BatchResult result;
+    try {
+      f1.db().put(foreign, new DatabaseEntry(lockedKey), new DatabaseEntry(of("foreign")));
+      result = r.mutateBatch(batch, Durability.SYNC_WAL);
+    } finally {
+      foreign.abort();
+    }
+    for (int i = 0; i < 3; i++) {
+      if (i == failingPosition) {
+        assertThat(result.failure(i)).isInstanceOf(StorageException.class);
+      } else {
+        assertThat(result.applied(i)).as("mutation %d", i).isTrue();
+      }
+    }
+    assertThat(show(get(r, "a"))).containsExactly("f1:q@1000000=1", "f2:q@1000000=1");
+    assertThat(get(r, "bad")).as("no part of the failed row mutation").isEmpty();
+    assertThat(show(get(r, "c"))).containsExactly("f1:q@1000000=3");
+    assertThat(r.stats().cellCount()).isEqualTo(3);
+  }
+
+  @Test
+  void emptyBatchesAndEmptyMutationsDoNothing() {
+    Region r = fixture().create(FamilySchema.of("f1"));
+    assertThat(r.mutateBatch(List.of(), Durability.SYNC_WAL).size()).isZero();
+    assertThat(r.mutateBatch(List.of(row("a").build()), Durability.SYNC_WAL).allApplied()).isTrue();
+    assertThat(get(r, "a")).isEmpty();
+  }
+
+  @Test
+  void aBatchSharesLogWritesAndFsyncs() {
+    JeRegion r = (JeRegion) fixture().create(FamilySchema.of("f1"));
+    int puts = 1000;
+    StatsConfig clear = new StatsConfig().setClear(true);
+    r.environment().getStats(clear);
+    assertThat(r.mutateBatch(puts("s", puts), Durability.SYNC_WAL).allApplied()).isTrue();
+    long syncWalWrites = logWrites(r.environment().getStats(clear));
+    assertThat(r.mutateBatch(puts("f", puts), Durability.FSYNC_WAL).allApplied()).isTrue();
+    EnvironmentStats fsyncStats = r.environment().getStats(clear);
+    for (int i = 0; i < 100; i++) {
+      r.mutate(row("single" + i).put(F1, of("q"), of("v")).build(), Durability.SYNC_WAL);
+    }
+    long singleWrites = logWrites(r.environment().getStats(clear));
+    System.out.printf("%d puts in a SYNC_WAL batch: %d log writes; in an FSYNC_WAL batch: %d fsyncs;"
+        + " 100 single SYNC_WAL puts: %d log writes%n", puts, syncWalWrites, fsyncStats.getNFSyncs(), singleWrites);
+
+    assertThat(singleWrites).as("one log write per single put").isGreaterThanOrEqualTo(100);
+    assertThat(syncWalWrites).as("log writes of a SYNC_WAL batch of %d", puts).isPositive().isLessThan(puts / 20);
+    assertThat(fsyncStats.getNFSyncs()).as("fsyncs of an FSYNC_WAL batch of %d", puts).isPositive().isLessThan(puts / 20);
+    assertThat(r.stats().cellCount()).isEqualTo(2L * puts + 100);
+  }
+
+  @Test
+  void readersSeeWholeRowsWhileBatchesWriteAndOverlappingBatchesDoNotDeadlock() throws Exception {
+    Region r = fixture().create(FamilySchema.of("f1"), FamilySchema.of("f2"));
+    int rows = 40;
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(5);
+    List<Future<Integer>> futures = new ArrayList<>();
+    for (int w = 0; w < 2; w++) {
+      boolean reversed = w == 1;
+      futures.add(pool.submit(() -> {
+        int n = 0;
+        while (!stop.get()) {
+          String v = Integer.toString(n++);
+          List<RowMutation> batch = new ArrayList<>();
+          for (int i = 0; i < rows; i++) {
+            int row = reversed ? rows - 1 - i : i;
+            batch.add(RowMutation.of(of("row" + row)).put(F1, of("a"), of(v)).put(F1, of("b"), of(v))
+                .put(F2, of("c"), of(v)).put(F2, of("d"), of(v)).build());
+          }
+          assertThat(r.mutateBatch(batch, Durability.SKIP_WAL).allApplied()).isTrue();
+        }
+        return n;
+      }));
+    }
+    futures.add(pool.submit(() -> {
+      int n = 0;
+      while (!stop.get()) {
+        String v = "single" + n++;
+        r.mutate(RowMutation.of(of("row" + (n % rows))).put(F1, of("a"), of(v)).put(F1, of("b"), of(v))
+            .put(F2, of("c"), of(v)).put(F2, of("d"), of(v)).build(), Durability.SKIP_WAL);
+      }
+      return n;
+    }));
+    for (int t = 0; t < 2; t++) {
+      boolean scan = t == 1;
+      futures.add(pool.submit(() -> {
+        int checks = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        while (System.nanoTime() < deadline) {
+          if (scan) {
+            try (RegionScanner s = r.scan(ScanSpec.all())) {
+              for (RowResult row : s.next(rows, Long.MAX_VALUE)) {
+                assertOneGeneration(row.cells());
+                checks++;
+              }
+            }
+          } else {
+            assertOneGeneration(r.get(of("row" + (checks % rows)), ReadOptions.DEFAULT));
+            checks++;
+          }
+        }
+        return checks;
+      }));
+    }
+    Thread.sleep(3_200);
+    stop.set(true);
+    for (Future<Integer> f : futures) {
+      assertThat(f.get(30, TimeUnit.SECONDS)).as("each writer and reader made progress").isPositive();
+    }
+    pool.shutdown();
+  }
+
+  private static void assertOneGeneration(List<Cell> cells) {
+    if (cells.isEmpty()) {
+      return;
+    }
+    Set<String> values = new HashSet<>();
+    for (Cell c : cells) {
+      values.add(Bytes.toStringBinary(c.value()));
+    }
+    assertThat(cells).hasSize(4);
+    assertThat(values).as("one generation per row read").hasSize(1);
+  }
+
+  private static List<RowMutation> puts(String prefix, int n) {
+    List<RowMutation> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(RowMutation.of(of(String.format("%s%06d", prefix, i))).put(F1, of("q"), of("value" + i)).build());
+    }
+    return out;
+  }
+
+  private static long logWrites(EnvironmentStats stats) {
+    return stats.getNSequentialWrites() + stats.getNRandomWrites();
+  }
+}
