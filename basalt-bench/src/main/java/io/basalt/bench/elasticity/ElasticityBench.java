@@ -144,10 +144,14 @@ public final class ElasticityBench implements Callable<Integer> {
         if (run.contains(Measurement.split)) {
           List<SplitMeasurement.Row> rows = SplitMeasurement.run(cluster, conn, admin, s, data, out, notes);
           notes.forEach(report::note);
+          notes.clear();
           report.split(rows);
         }
         if (run.contains(Measurement.move)) {
-          report.move(MoveMeasurement.run(cluster, conn, admin, s, out));
+          MoveMeasurement.Result moves = MoveMeasurement.run(cluster, conn, admin, s, out, notes);
+          notes.forEach(report::note);
+          notes.clear();
+          report.move(moves);
         }
         if (run.contains(Measurement.growth)) {
           report.growth(GrowthMeasurement.run(cluster, conn, admin, s, out));

@@ -34,8 +34,8 @@ final class MoveMeasurement {
 
   private MoveMeasurement() {}
 
-  static Result run(BenchCluster cluster, Connection conn, Admin admin, Settings s, PrintStream out)
-      throws IOException, InterruptedException {
+  static Result run(BenchCluster cluster, Connection conn, Admin admin, Settings s, PrintStream out,
+      List<String> notes) throws IOException, InterruptedException {
     TableName name = TableName.valueOf("move");
     admin.createTable(TableDescriptorBuilder.newBuilder(name)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(KeySpace.FAMILY)).build());
@@ -88,8 +88,7 @@ final class MoveMeasurement {
       }
       load.close();
       Result result = new Result(rows, load.seconds(), load.startEpochMillis());
-      admin.disableTable(name);
-      admin.deleteTable(name);
+      Tables.drop(admin, name, out, notes);
       return result;
     }
   }

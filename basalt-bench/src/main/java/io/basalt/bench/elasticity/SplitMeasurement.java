@@ -45,13 +45,13 @@ final class SplitMeasurement {
         out.println(note);
         continue;
       }
-      rows.add(one(cluster, conn, admin, s, sizeMb, out));
+      rows.add(one(cluster, conn, admin, s, sizeMb, out, notes));
     }
     return rows;
   }
 
-  private static Row one(BenchCluster cluster, Connection conn, Admin admin, Settings s, int sizeMb, PrintStream out)
-      throws IOException, InterruptedException {
+  private static Row one(BenchCluster cluster, Connection conn, Admin admin, Settings s, int sizeMb, PrintStream out,
+      List<String> notes) throws IOException, InterruptedException {
     TableName name = TableName.valueOf("split_" + sizeMb + "mb");
     admin.createTable(TableDescriptorBuilder.newBuilder(name)
         .setColumnFamily(ColumnFamilyDescriptorBuilder.of(KeySpace.FAMILY)).build());
@@ -98,8 +98,7 @@ final class SplitMeasurement {
       out.printf("split %,d MB: %s; master: %d ms unavailable; probes: %.1f / %.1f ms refused->served, max gap %.1f / %.1f ms%n",
           sizeMb, op.phasesMillis(), op.unavailableMillis(), row.probeA().refusedToServedMillis(),
           row.probeB().refusedToServedMillis(), row.probeA().maxGapMillis(), row.probeB().maxGapMillis());
-      admin.disableTable(name);
-      admin.deleteTable(name);
+      Tables.drop(admin, name, out, notes);
       return row;
     }
   }
