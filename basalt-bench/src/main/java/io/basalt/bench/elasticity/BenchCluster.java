@@ -117,6 +117,11 @@ final class BenchCluster implements AutoCloseable {
         .orElseThrow(() -> new IllegalArgumentException("no region server on port " + port));
   }
 
+  /** True when the balancer would move nothing now (region counts even, nothing in transition). */
+  boolean balanced() {
+    return master.master().balancePlan().isEmpty();
+  }
+
   OperationHistory history() {
     return master.master().history();
   }

@@ -57,9 +57,19 @@ final class GrowthMeasurement {
       events.add(new Event((registeredAt - loadStart) / 1e3, "third server registered", 0, 0, 0));
       out.printf("growth: third region server started at %.1f s, registered at %.1f s%n", (startedAt - loadStart) / 1e3,
           (registeredAt - loadStart) / 1e3);
+      // Runs at least growthSeconds, and on (up to 2 minutes more) until the balancer is done and 5 s have
+      // passed since, so a slow start of the new server cannot cut the moves off the chart.
       long end = loadStart + s.growthSeconds() * 1_000L;
-      while (System.currentTimeMillis() < end) {
-        Thread.sleep(Math.min(1_000, Math.max(1, end - System.currentTimeMillis())));
+      long limit = end + 120_000;
+      long balancedSince = -1;
+      while (System.currentTimeMillis() < limit) {
+        long now = System.currentTimeMillis();
+        boolean balancedNow = now - registeredAt > 5_000 && cluster.balanced();
+        balancedSince = balancedNow ? (balancedSince < 0 ? now : balancedSince) : -1;
+        if (now >= end && balancedSince >= 0 && now - balancedSince >= 5_000) {
+          break;
+        }
+        Thread.sleep(250);
       }
       load.close();
       List<OperationHistory.Operation> moves = cluster.history().recent().stream()
