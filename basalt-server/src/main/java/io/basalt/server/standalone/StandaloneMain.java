@@ -1,42 +1,54 @@
 package io.basalt.server.standalone;
 
-import java.nio.file.Path;
+import io.basalt.server.config.BasaltConfig;
+import io.basalt.server.config.ConfigArgs;
+import io.basalt.server.config.ConfigKey;
+import io.basalt.server.config.InvalidConfigException;
+import io.basalt.server.config.ServerKeys;
+import io.basalt.server.config.ZooKeeperKeys;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * {@code basalt standalone [--data-dir DIR] [--host H] [--zookeeper-port P] [--master-port P]
- * [--regionserver-port P]}: runs until SIGTERM/SIGINT, then closes every region cleanly.
+ * {@code basalt standalone [--config FILE] [-Dkey=value ...]}: runs until SIGTERM/SIGINT, then closes every
+ * region cleanly. The older options ({@code --data-dir}, {@code --host}, {@code --zookeeper-port},
+ * {@code --master-port}, {@code --regionserver-port}, {@code --info-port}) are aliases of their keys.
  */
 public final class StandaloneMain {
+  private static final Logger LOG = LoggerFactory.getLogger(StandaloneMain.class);
+
+  /** Option spellings kept from before the typed configuration, and HBase key names as options. */
+  public static final Map<String, ConfigKey<?>> ALIASES = Map.ofEntries(
+      Map.entry("--data-dir", ServerKeys.DATA_DIR),
+      Map.entry("--host", ServerKeys.HOST),
+      Map.entry("--zookeeper-port", ZooKeeperKeys.CLIENT_PORT),
+      Map.entry("--hbase.zookeeper.property.clientPort", ZooKeeperKeys.CLIENT_PORT),
+      Map.entry("--master-port", ServerKeys.MASTER_PORT),
+      Map.entry("--hbase.master.port", ServerKeys.MASTER_PORT),
+      Map.entry("--regionserver-port", ServerKeys.REGIONSERVER_PORT),
+      Map.entry("--hbase.regionserver.port", ServerKeys.REGIONSERVER_PORT),
+      Map.entry("--info-port", ServerKeys.MASTER_INFO_PORT));
+
   private StandaloneMain() {}
 
   public static void main(String[] args) throws Exception {
-    StandaloneConfig c = StandaloneConfig.defaults(Path.of("data"));
-    Path dataDir = c.dataDir();
-    String host = c.host();
-    int zk = c.zookeeperPort();
-    int master = c.masterPort();
-    int rs = c.regionServerPort();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (a) {
-        case "--data-dir" -> dataDir = Path.of(required(a, v));
-        case "--host" -> host = required(a, v);
-        case "--zookeeper-port", "--hbase.zookeeper.property.clientPort" -> zk = port(a, v);
-        case "--master-port", "--hbase.master.port" -> master = port(a, v);
-        case "--regionserver-port", "--hbase.regionserver.port" -> rs = port(a, v);
-        default -> fail("unknown option " + a + " (options: --data-dir, --host, --zookeeper-port, --master-port, --regionserver-port)");
-      }
-      i++;
+    BasaltConfig settings;
+    try {
+      settings = ConfigArgs.loadStrict(args, ALIASES);
+    } catch (InvalidConfigException | IllegalArgumentException e) {
+      fail(e.getMessage());
+      return;
     }
-    StandaloneConfig config = new StandaloneConfig(dataDir, host, zk, master, rs, c.cacheBytes(), c.zookeeperParent());
+    settings.warnings().forEach(LOG::warn);
     StandaloneServer server;
     try {
-      server = new StandaloneServer(config);
+      server = new StandaloneServer(new StandaloneConfig(settings));
     } catch (java.net.BindException e) {
       fail("a port is already in use (" + e.getMessage() + "): is another Basalt or HBase running? Choose ports with "
-          + "--zookeeper-port, --master-port, --regionserver-port");
+          + "-Dhbase.zookeeper.property.clientPort=, -Dhbase.master.port=, -Dhbase.regionserver.port=, "
+          + "-Dhbase.master.info.port=");
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
@@ -47,26 +59,6 @@ public final class StandaloneMain {
     System.out.println("Basalt standalone is up: hbase.zookeeper.quorum=" + server.zookeeperQuorum()
         + " hbase.zookeeper.property.clientPort=" + server.zookeeperPort());
     stopped.await();
-  }
-
-  private static String required(String option, String value) {
-    if (value == null) {
-      fail(option + " needs a value");
-    }
-    return value;
-  }
-
-  private static int port(String option, String value) {
-    try {
-      int p = Integer.parseInt(required(option, value));
-      if (p < 0 || p > 65535) {
-        throw new NumberFormatException();
-      }
-      return p;
-    } catch (NumberFormatException e) {
-      fail(option + " must be a port number, not '" + value + "'");
-      return -1;
-    }
   }
 
   private static void fail(String message) {

@@ -2,9 +2,7 @@ package io.basalt.server.standalone;
 
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.master.Master;
-import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
-import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
 import io.basalt.server.zk.EmbeddedZooKeeper;
 import java.io.IOException;
@@ -32,16 +30,13 @@ public final class StandaloneServer implements AutoCloseable {
     try {
       Files.createDirectories(config.dataDir());
       zookeeper = track(new EmbeddedZooKeeper(new InetSocketAddress(config.host(), config.zookeeperPort()),
-          config.dataDir().resolve("zookeeper")));
+          config.zookeeperDataDir()));
       String zk = zookeeper.connectString();
-      master = track(new MasterNode(MasterConfig.defaults(zk).withAddress(config.host(), config.masterPort())
-          .withZnodeParent(config.zookeeperParent()), () -> LOG.error("the standalone master lost its leadership")));
+      master = track(new MasterNode(config.masterConfig(zk), () -> LOG.error("the standalone master lost its leadership")));
       if (!master.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active within 60 s");
       }
-      regionServer = track(new RegionServerNode(RegionServerConfig.defaults(config.dataDir(), zk)
-          .withAddress(config.host(), config.regionServerPort()).withCacheBytes(config.cacheBytes())
-          .withZnodeParent(config.zookeeperParent())));
+      regionServer = track(new RegionServerNode(config.regionServerConfig(zk)));
       awaitRegionsOpen(60_000);
       LOG.info("Basalt standalone ready: ZooKeeper {}, master {}, region server {}, data in {}",
           zk, master.serverName(), regionServer.serverName(), config.dataDir().toAbsolutePath());

@@ -1,0 +1,11 @@
+package io.basalt.server.config;
+
+/** The storage engine of a region server (all its regions share it). */
+public final class StorageKeys {
+  private StorageKeys() {}
+
+  public static final ConfigKey<Long> CACHE_BYTES = ConfigKey.bytes("basalt.storage.cache.size", 256L << 20, 1L << 20,
+      "Size of the B+-tree cache shared by every region of the process (k/m/g suffixes allowed). It plays the "
+          + "part of HBase's block cache, but is a size, not hfile.block.cache.size's fraction of the heap; "
+          + "keep it well under the heap (-Xmx).");
+}
