@@ -57,6 +57,12 @@ public final class Args {
     }
   }
 
+  /** An info (HTTP) port: a port number, or -1 for none. */
+  public int infoPort(String name, int fallback) {
+    String v = values.get(name);
+    return v != null && v.trim().equals("-1") ? -1 : port(name, fallback);
+  }
+
   public int positive(String name, int fallback) {
     String v = values.get(name);
     if (v == null) {

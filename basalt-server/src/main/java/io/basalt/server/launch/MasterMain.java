@@ -2,6 +2,7 @@ package io.basalt.server.launch;
 
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
+import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.util.Map;
 import java.util.Set;
@@ -16,8 +17,9 @@ public final class MasterMain {
 
   public static void main(String[] argv) throws Exception {
     Args a = Args.parse("master", argv, Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
-        "--balancer-period-ms", "--balance-pause-ms"),
-        Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port"));
+        "--balancer-period-ms", "--balance-pause-ms", "--info-port"),
+        Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port",
+            "--hbase.master.info.port", "--info-port"));
     MasterConfig d = MasterConfig.defaults("127.0.0.1:2181");
     MasterConfig config = new MasterConfig(a.string("--host", d.host()), a.port("--port", d.port()),
         a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
@@ -31,6 +33,11 @@ public final class MasterMain {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;
     }
-    Daemon.runUntilStopped(node, "Basalt master " + node.serverName() + " is up (ZooKeeper " + config.zookeeper() + ")");
+    int infoPort = a.infoPort("--info-port", 16010);
+    AutoCloseable web = infoPort < 0 ? () -> { } : StatusServer.master(node, config.host(), infoPort);
+    Daemon.runUntilStopped(() -> {
+      web.close();
+      node.close();
+    }, "Basalt master " + node.serverName() + " is up (ZooKeeper " + config.zookeeper() + ")");
   }
 }

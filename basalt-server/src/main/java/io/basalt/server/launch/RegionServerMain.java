@@ -2,6 +2,7 @@ package io.basalt.server.launch;
 
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
+import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -18,8 +19,9 @@ public final class RegionServerMain {
   public static void main(String[] argv) throws Exception {
     Args a = Args.parse("regionserver", argv,
         Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb", "--split-size-mb",
-            "--split-cells", "--split-check-ms"),
-        Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port"));
+            "--split-cells", "--split-check-ms", "--info-port"),
+        Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
+            "--hbase.regionserver.info.port", "--info-port"));
     RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
     RegionServerConfig config = new RegionServerConfig(a.path("--data-dir", d.dataDir()), a.string("--host", d.host()),
         a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
@@ -34,7 +36,12 @@ public final class RegionServerMain {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;
     }
-    Daemon.runUntilStopped(node, "Basalt region server " + node.serverName() + " is up, data in "
+    int infoPort = a.infoPort("--info-port", 16030);
+    AutoCloseable web = infoPort < 0 ? () -> { } : StatusServer.regionServer(node, config.host(), infoPort);
+    Daemon.runUntilStopped(() -> {
+      web.close();
+      node.close();
+    }, "Basalt region server " + node.serverName() + " is up, data in "
         + config.dataDir().toAbsolutePath());
   }
 }

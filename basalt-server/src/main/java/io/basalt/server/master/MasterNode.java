@@ -209,6 +209,11 @@ public final class MasterNode implements AutoCloseable {
     return rpc.address();
   }
 
+  /** Runs this master's RPC calls (for a metrics listener). */
+  public CallDispatcher dispatcher() {
+    return dispatcher;
+  }
+
   /** The active master's logic (null while standing by). */
   public Master master() {
     return master;

@@ -14,6 +14,7 @@ import io.basalt.server.transfer.SegmentServer;
 import io.basalt.server.zk.ZooKeeperClients;
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.je.JeStorageEngine;
+import io.basalt.storage.region.StorageEngine;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -43,6 +44,8 @@ public final class RegionServerNode implements AutoCloseable {
   private final Resources resources = new Resources();
   private final RpcServer rpc;
   private final RegionServer regionServer;
+  private final CallDispatcher dispatcher = new CallDispatcher();
+  private final JeStorageEngine engine;
 
   public RegionServerNode(RegionServerConfig config) throws IOException {
     boolean ok = false;
@@ -51,12 +54,11 @@ public final class RegionServerNode implements AutoCloseable {
       CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
       track(zk::close);
       ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent());
-      CallDispatcher dispatcher = new CallDispatcher();
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES));
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
-      JeStorageEngine engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
+      engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
@@ -135,6 +137,16 @@ public final class RegionServerNode implements AutoCloseable {
 
   public RegionServer regionServer() {
     return regionServer;
+  }
+
+  /** Runs this server's RPC calls (for a metrics listener). */
+  public CallDispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  /** The storage engine of this server's regions (for its statistics). */
+  public StorageEngine storageEngine() {
+    return engine;
   }
 
   /** Leaves ZooKeeper first (the master stops sending work), then closes regions cleanly (logs synced). */

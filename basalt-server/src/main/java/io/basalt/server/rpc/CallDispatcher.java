@@ -20,10 +20,16 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ServiceException;
 public final class CallDispatcher {
   private final Map<String, BlockingService> services = new ConcurrentHashMap<>();
   private volatile boolean ready;
+  private volatile CallListener listener = CallListener.NONE;
 
   /** Registers a service under its short protobuf name ({@code ClientService}, {@code MasterService}, ...). */
   public void register(BlockingService service) {
     services.put(service.getDescriptorForType().getName(), service);
+  }
+
+  /** Reports every call run from now on to {@code l} (one listener; metrics). */
+  public void listen(CallListener l) {
+    listener = l == null ? CallListener.NONE : l;
   }
 
   /** Until this is called (start-up, a standby master) calls are answered with a retriable "not yet". */
@@ -83,11 +89,16 @@ public final class CallDispatcher {
       }
       CallController controller = new CallController(cells, cellBlocks, user, header.getTimeout());
       Message response;
+      long start = System.nanoTime();
+      boolean failed = true;
       try {
         response = service.callBlockingMethod(method, controller, param);
+        failed = false;
       } catch (ServiceException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
         return Responses.error(callId, cause);
+      } finally {
+        listener.called(serviceName, method.getName(), System.nanoTime() - start, failed);
       }
       return Responses.success(callId, response, controller.responseCells());
     } catch (IOException e) {

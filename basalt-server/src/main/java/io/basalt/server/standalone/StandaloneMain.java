@@ -6,6 +6,7 @@ import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.InvalidConfigException;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.ZooKeeperKeys;
+import io.basalt.server.status.StatusServer;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -51,13 +52,30 @@ public final class StandaloneMain {
           + "-Dhbase.master.info.port=");
       return;
     }
+    StatusServer status = null;
+    StandaloneConfig config = new StandaloneConfig(settings);
+    if (config.infoPort() >= 0) {
+      try {
+        status = StatusServer.standalone(server.masterNode(), server.regionServerNode(), config.host(), config.infoPort());
+      } catch (java.net.BindException e) {
+        server.close();
+        fail("the info port " + config.infoPort() + " is already in use; choose another with -Dhbase.master.info.port=P "
+            + "(-1 turns the web UI off)");
+        return;
+      }
+    }
+    StatusServer web = status;
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (web != null) {
+        web.close();
+      }
       server.close();
       stopped.countDown();
     }, "basalt-shutdown"));
     System.out.println("Basalt standalone is up: hbase.zookeeper.quorum=" + server.zookeeperQuorum()
-        + " hbase.zookeeper.property.clientPort=" + server.zookeeperPort());
+        + " hbase.zookeeper.property.clientPort=" + server.zookeeperPort()
+        + (web == null ? "" : ", web UI and /metrics on http://" + config.host() + ":" + web.address().getPort() + "/"));
     stopped.await();
   }
 

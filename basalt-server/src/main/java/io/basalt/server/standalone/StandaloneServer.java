@@ -84,6 +84,10 @@ public final class StandaloneServer implements AutoCloseable {
     return master.master();
   }
 
+  public MasterNode masterNode() {
+    return master;
+  }
+
   public RegionServerNode regionServerNode() {
     return regionServer;
   }

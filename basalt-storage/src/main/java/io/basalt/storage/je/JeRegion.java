@@ -57,6 +57,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
 
@@ -84,6 +85,8 @@ final class JeRegion implements Region {
   private final AtomicLong cellCount = new AtomicLong();
   /** False until the count is taken (from the last close's record or by counting): a close then saves it. */
   private volatile boolean cellCountKnown;
+  private final LongAdder rowsRead = new LongAdder();
+  private final LongAdder rowsWritten = new LongAdder();
   private final Map<Durability, TransactionConfig> txnConfigs = new EnumMap<>(Durability.class);
   /** Commits of a batch before its last: into JE's log buffer, written by the batch's last commit. */
   private final TransactionConfig noFlushCommit = Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
@@ -311,6 +314,7 @@ final class JeRegion implements Region {
     enter();
     try {
       checkRow(row);
+      rowsRead.increment();
       RowReader reader = new RowReader(selectFamilies(options.columns()), options, now());
       if (options.filter() != null) {
         return withRowReadLock(row, () -> readWithRowFilter(reader, row));
@@ -437,6 +441,7 @@ final class JeRegion implements Region {
     enter();
     try {
       checkRow(row);
+      rowsWritten.increment();
       ColumnSelection.Builder readModifyWrite = ColumnSelection.builder();
       boolean readsColumns = false;
       for (RowOperation op : operations) {
@@ -673,6 +678,7 @@ final class JeRegion implements Region {
         boolean last = j == valid.size() - 1;
         try {
           applyLocked(m.row(), m.cells(), now(), last ? txnConfigs.get(durability) : noFlushCommit);
+          rowsWritten.increment();
           logWritten = last;
         } catch (DatabaseException e) {
           failures[index[j]] = JeErrors.translate("write", e);
@@ -909,7 +915,8 @@ final class JeRegion implements Region {
       cachedLogBytes = total;
       cachedLogBytesAt = now;
     }
-    return new RegionStats(cachedLogBytes, cellCount.get(), metadata.pendingCollection());
+    return new RegionStats(cachedLogBytes, cellCount.get(), metadata.pendingCollection(), rowsRead.sum(),
+        rowsWritten.sum());
   }
 
   /**
@@ -1056,5 +1063,22 @@ final class JeRegion implements Region {
 
   Path directory() {
     return dir;
+  }
+
+  /** A scanner returned one row (counted like a Get, as HBase's read request count does). */
+  void countRowRead() {
+    rowsRead.increment();
+  }
+
+  /** The JE environment's statistics, for the engine's totals; null once closed. */
+  com.sleepycat.je.EnvironmentStats environmentStats(com.sleepycat.je.StatsConfig config) {
+    if (closing || closed) {
+      return null;
+    }
+    try {
+      return env.getStats(config);
+    } catch (DatabaseException | IllegalStateException e) {
+      return null; // closed meanwhile
+    }
   }
 }

@@ -154,6 +154,7 @@ final class JeScanner implements RegionScanner {
           continue;
         }
         rowsReturned++;
+        region.countRowRead();
         if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
           done = true;
           complete = true;
