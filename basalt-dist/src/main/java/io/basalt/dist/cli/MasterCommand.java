@@ -1,0 +1,54 @@
+package io.basalt.dist.cli;
+
+import io.basalt.server.config.BasaltConfig;
+import io.basalt.server.config.ServerKeys;
+import io.basalt.server.config.ZooKeeperKeys;
+import io.basalt.server.launch.MasterMain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code basalt master}: the configuration turned into {@link MasterMain}'s options, explicit options winning. */
+@Command(name = "master", mixinStandardHelpOptions = true, versionProvider = Version.class,
+    description = {"A master. Run several against one ZooKeeper: one is active, the others stand by and take over.",
+        "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
+            + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port)."})
+final class MasterCommand implements Callable<Integer> {
+  @Mixin
+  ConfigOptions config;
+
+  @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,...]", description = "ZooKeeper connect string.")
+  String zookeeper;
+
+  @Option(names = "--host", paramLabel = "HOST", description = "Address to bind and advertise.")
+  String host;
+
+  @Option(names = "--port", paramLabel = "PORT", description = "RPC port (default 16000).")
+  String port;
+
+  @Option(names = "--session-timeout-ms", paramLabel = "MS", description = "ZooKeeper session timeout.")
+  String sessionTimeout;
+
+  @Option(names = "--info-port", paramLabel = "PORT", description = "Web UI and /metrics port (default 16010; -1: none).")
+  String infoPort;
+
+  List<String> args() {
+    BasaltConfig c = config.load();
+    List<String> out = new ArrayList<>();
+    StandaloneCommand.add(out, "--zookeeper", zookeeper != null ? zookeeper : ZooKeeperKeys.connectString(c));
+    StandaloneCommand.add(out, "--host", host != null ? host : c.get(ServerKeys.HOST));
+    StandaloneCommand.add(out, "--port", port != null ? port : c.get(ServerKeys.MASTER_PORT));
+    StandaloneCommand.add(out, "--session-timeout-ms", sessionTimeout != null ? sessionTimeout : c.get(ZooKeeperKeys.SESSION_TIMEOUT));
+    StandaloneCommand.add(out, "--info-port", infoPort != null ? infoPort : c.get(ServerKeys.MASTER_INFO_PORT));
+    return out;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    MasterMain.main(args().toArray(new String[0]));
+    return 0;
+  }
+}

@@ -1,0 +1,166 @@
+package io.basalt.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball on its own: unpacked into an empty directory (no source tree, no Maven), {@code bin/basalt
+ * standalone} starts, /metrics and the web UI answer, {@code bin/basalt status} sees it, a second server on
+ * the same data directory is refused, and SIGTERM to its PID stops it cleanly.
+ */
+@Timeout(400)
+class DistributionIT {
+  private static final Path TARBALL = Path.of(System.getProperty("basalt.dist.tarball", "target/missing.tar.gz"));
+  private static final String VERSION = System.getProperty("basalt.dist.version", "?");
+
+  @TempDir Path dir;
+  private final List<Process> started = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @AfterEach
+  void killLeftovers() throws InterruptedException {
+    for (Process p : started) {
+      if (p.isAlive()) {
+        p.destroyForcibly();
+        p.waitFor(20, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  private Path unpack() throws Exception {
+    assertThat(TARBALL).as("built by mvn package").exists();
+    Process tar = new ProcessBuilder("tar", "xzf", TARBALL.toString(), "-C", dir.toString()).inheritIO().start();
+    assertThat(tar.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(tar.exitValue()).isZero();
+    Path home = dir.resolve("basalt-" + VERSION);
+    for (String entry : List.of("bin/basalt", "conf/basalt-site.xml", "conf/logback.xml", "LICENSE", "README.md",
+        "docs/operations.md", "lib")) {
+      assertThat(home.resolve(entry)).exists();
+    }
+    assertThat(Files.isExecutable(home.resolve("bin/basalt"))).isTrue();
+    return home;
+  }
+
+  private Process basalt(Path home, Path log, String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(home.resolve("bin/basalt").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    pb.environment().put("BASALT_HEAP", "384m");
+    Process p = pb.start();
+    started.add(p);
+    return p;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private String get(String url) throws Exception {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(url).isEqualTo(200);
+    return r.body();
+  }
+
+  private static String run(Process p, Path log, int seconds) throws Exception {
+    assertThat(p.waitFor(seconds, TimeUnit.SECONDS)).as("finished within " + seconds + " s").isTrue();
+    return Files.readString(log, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void standaloneRunsFromTheTarballAlone() throws Exception {
+    Path home = unpack();
+    int zk = freePort();
+    int info = freePort();
+    Path data = dir.resolve("data");
+    Path serverLog = dir.resolve("standalone.out");
+    Process server = basalt(home, serverLog, "standalone", "--data-dir", data.toString(),
+        "-Dhbase.zookeeper.property.clientPort=" + zk, "-Dhbase.master.port=0", "-Dhbase.regionserver.port=0",
+        "-Dhbase.master.info.port=" + info);
+
+    String metrics = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (metrics == null && System.nanoTime() < deadline) {
+      assertThat(server.isAlive()).as("server running; its output: %s", Files.readString(serverLog)).isTrue();
+      try {
+        metrics = get("http://127.0.0.1:" + info + "/metrics");
+      } catch (IOException notYet) {
+        Thread.sleep(250);
+      }
+    }
+    assertThat(metrics).as("/metrics answered within 180 s").isNotNull();
+    assertThat(metrics).contains("basalt_regions", "basalt_storage_cache_bytes", "jvm_memory_used_bytes",
+        "basalt_master_active 1");
+    String page = get("http://127.0.0.1:" + info + "/");
+    assertThat(page).contains("<h1>Cluster</h1>", "1 live of 1");
+    assertThat(get("http://127.0.0.1:" + info + "/rs")).contains("Cache hit ratio");
+
+    Path statusLog = dir.resolve("status.out");
+    String status = run(basalt(home, statusLog, "status", "--zookeeper", "127.0.0.1:" + zk), statusLog, 120);
+    assertThat(status).contains("region servers: 1 live, 0 dead", "tables: 0");
+
+    // A second server on the same data directory is refused in one line, naming the running one's PID.
+    Path secondLog = dir.resolve("second.out");
+    Process second = basalt(home, secondLog, "standalone", "--data-dir", data.toString());
+    String refused = run(second, secondLog, 120);
+    assertThat(second.exitValue()).isEqualTo(2);
+    assertThat(refused.strip()).startsWith("basalt standalone: data directory ")
+        .contains("is in use by another running Basalt process (pid " + server.pid() + ")").doesNotContain("\n");
+
+    // Stopped by its PID (the launcher execs java, so the PID is the server's).
+    Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(server.pid())).inheritIO().start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s of SIGTERM").isTrue();
+
+    // Structured logs: one line per event with time, level and component, in a file under logs/.
+    List<String> lines = Files.readAllLines(home.resolve("logs/basalt-standalone.log"));
+    assertThat(lines).isNotEmpty().allMatch(l -> l.matches(
+        "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z (TRACE|DEBUG|INFO |WARN |ERROR) \\S+ \\[[^]]+] .*"));
+    assertThat(lines).anyMatch(l -> l.contains("StandaloneServer") && l.contains("Basalt standalone ready"));
+  }
+
+  @Test
+  void refusesADataDirectoryOfAnotherFormatAndBadSettings() throws Exception {
+    Path home = unpack();
+    Path data = Files.createDirectories(dir.resolve("newer"));
+    Files.writeString(data.resolve("basalt-format"), "2\n");
+    Path log = dir.resolve("format.out");
+    Process p = basalt(home, log, "standalone", "--data-dir", data.toString(), "-Dhbase.master.info.port=-1");
+    String out = run(p, log, 120);
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(out.strip()).contains("holds on-disk format 2, this Basalt reads format 1").doesNotContain("\n");
+
+    Path badLog = dir.resolve("bad.out");
+    Process bad = basalt(home, badLog, "standalone", "-Dhbase.regionserver.port=70000");
+    assertThat(run(bad, badLog, 120).strip())
+        .isEqualTo("basalt standalone: hbase.regionserver.port: '70000' is not a port number");
+    assertThat(bad.exitValue()).isEqualTo(2);
+
+    Path listLog = dir.resolve("list.out");
+    Process list = basalt(home, listLog, "config", "list");
+    String listing = run(list, listLog, 120);
+    assertThat(list.exitValue()).isZero();
+    assertThat(listing).contains("hbase.zookeeper.quorum  (string, default 127.0.0.1)",
+        "hbase.master.info.port  (port or -1, default 16010)");
+  }
+}
