@@ -1,5 +1,6 @@
 package io.basalt.dist.cli;
 
+import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.ZooKeeperKeys;
@@ -10,12 +11,14 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /** {@code basalt master}: the configuration turned into {@link MasterMain}'s options, explicit options winning. */
 @Command(name = "master", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = {"A master. Run several against one ZooKeeper: one is active, the others stand by and take over.",
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
-            + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port)."})
+            + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port, hbase.balancer.period, "
+            + "basalt.balancer.move.pause)."})
 final class MasterCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -35,6 +38,15 @@ final class MasterCommand implements Callable<Integer> {
   @Option(names = "--info-port", paramLabel = "PORT", description = "Web UI and /metrics port (default 16010; -1: none).")
   String infoPort;
 
+  @Option(names = "--balancer-period-ms", paramLabel = "MS", description = "How often the balancer runs.")
+  String balancerPeriod;
+
+  @Option(names = "--balance-pause-ms", paramLabel = "MS", description = "Pause between two moves of a balancer run.")
+  String balancePause;
+
+  @Unmatched
+  List<String> passThrough = new ArrayList<>();
+
   List<String> args() {
     BasaltConfig c = config.load();
     List<String> out = new ArrayList<>();
@@ -43,6 +55,9 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--port", port != null ? port : c.get(ServerKeys.MASTER_PORT));
     StandaloneCommand.add(out, "--session-timeout-ms", sessionTimeout != null ? sessionTimeout : c.get(ZooKeeperKeys.SESSION_TIMEOUT));
     StandaloneCommand.add(out, "--info-port", infoPort != null ? infoPort : c.get(ServerKeys.MASTER_INFO_PORT));
+    StandaloneCommand.add(out, "--balancer-period-ms", balancerPeriod != null ? balancerPeriod : c.get(BalancerKeys.PERIOD));
+    StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
+    out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;
   }
 

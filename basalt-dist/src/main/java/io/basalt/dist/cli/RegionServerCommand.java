@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 
 /**
  * {@code basalt regionserver}: locks and checks the data directory, then runs {@link RegionServerMain} with
@@ -58,6 +59,9 @@ final class RegionServerCommand implements Callable<Integer> {
   @Option(names = "--split-check-ms", paramLabel = "MS", description = "How often to check the split thresholds.")
   String splitCheckMs;
 
+  @Unmatched
+  List<String> passThrough = new ArrayList<>();
+
   List<String> args() {
     BasaltConfig c = config.load();
     List<String> out = new ArrayList<>();
@@ -72,6 +76,7 @@ final class RegionServerCommand implements Callable<Integer> {
         splitSizeMb != null ? splitSizeMb : Math.max(1, c.get(SplitKeys.MAX_REGION_BYTES) >> 20));
     StandaloneCommand.add(out, "--split-cells", splitCells != null ? splitCells : c.get(SplitKeys.MAX_REGION_CELLS));
     StandaloneCommand.add(out, "--split-check-ms", splitCheckMs != null ? splitCheckMs : c.get(SplitKeys.CHECK_INTERVAL));
+    out.addAll(passThrough); // options of RegionServerMain not listed here; it reports unknown ones
     return out;
   }
 
