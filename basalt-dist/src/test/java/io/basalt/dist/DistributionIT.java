@@ -15,6 +15,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -115,9 +124,21 @@ class DistributionIT {
     assertThat(page).contains("<h1>Cluster</h1>", "1 live of 1");
     assertThat(get("http://127.0.0.1:" + info + "/rs")).contains("Cache hit ratio");
 
+    // A table with three regions, created through the HBase client as any application would.
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.setInt("hbase.zookeeper.property.clientPort", zk);
+    conf.setInt("hbase.client.retries.number", 5);
+    try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf("from_tarball"))
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of("cf")).build(), new byte[][] {Bytes.toBytes("h"), Bytes.toBytes("p")});
+    }
+    assertThat(get("http://127.0.0.1:" + info + "/table?name=from_tarball")).contains("<h1>Table from_tarball</h1>");
+
     Path statusLog = dir.resolve("status.out");
     String status = run(basalt(home, statusLog, "status", "--zookeeper", "127.0.0.1:" + zk), statusLog, 120);
-    assertThat(status).contains("region servers: 1 live, 0 dead", "tables: 0");
+    assertThat(status).contains("region servers: 1 live, 0 dead", "tables: 1").containsPattern("127\\.0\\.0\\.1,\\d+,\\d+ +regions +3")
+        .containsPattern("from_tarball +ENABLED +regions +3");
 
     // A second server on the same data directory is refused in one line, naming the running one's PID.
     Path secondLog = dir.resolve("second.out");

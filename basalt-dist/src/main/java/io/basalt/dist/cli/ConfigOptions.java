@@ -31,6 +31,14 @@ final class ConfigOptions {
     return out;
   }
 
+  /** Loads like {@link #load()} and logs the unknown-key warnings (once per process: servers call this once). */
+  BasaltConfig loadAndWarn() {
+    BasaltConfig c = load();
+    org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConfigOptions.class);
+    c.warnings().forEach(log::warn);
+    return c;
+  }
+
   /** The site file and overrides, checked; a bad file or value is a one-line failure naming it. */
   BasaltConfig load() {
     try {

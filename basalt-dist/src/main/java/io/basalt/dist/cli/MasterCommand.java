@@ -48,7 +48,7 @@ final class MasterCommand implements Callable<Integer> {
   List<String> passThrough = new ArrayList<>();
 
   List<String> args() {
-    BasaltConfig c = config.load();
+    BasaltConfig c = config.loadAndWarn();
     List<String> out = new ArrayList<>();
     StandaloneCommand.add(out, "--zookeeper", zookeeper != null ? zookeeper : ZooKeeperKeys.connectString(c));
     StandaloneCommand.add(out, "--host", host != null ? host : c.get(ServerKeys.HOST));

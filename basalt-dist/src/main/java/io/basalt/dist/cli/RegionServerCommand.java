@@ -63,7 +63,7 @@ final class RegionServerCommand implements Callable<Integer> {
   List<String> passThrough = new ArrayList<>();
 
   List<String> args() {
-    BasaltConfig c = config.load();
+    BasaltConfig c = settings();
     List<String> out = new ArrayList<>();
     StandaloneCommand.add(out, "--zookeeper", zookeeper != null ? zookeeper : ZooKeeperKeys.connectString(c));
     StandaloneCommand.add(out, "--data-dir", dataDir());
@@ -80,8 +80,18 @@ final class RegionServerCommand implements Callable<Integer> {
     return out;
   }
 
+  private BasaltConfig loaded;
+
+  /** The configuration, loaded (and its warnings logged) once. */
+  private BasaltConfig settings() {
+    if (loaded == null) {
+      loaded = config.loadAndWarn();
+    }
+    return loaded;
+  }
+
   private String dataDir() {
-    return dataDir != null ? dataDir : config.load().get(ServerKeys.DATA_DIR);
+    return dataDir != null ? dataDir : settings().get(ServerKeys.DATA_DIR);
   }
 
   @Override

@@ -32,7 +32,7 @@ final class ZooKeeperCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BasaltConfig c = config.load();
+    BasaltConfig c = config.loadAndWarn();
     String dir = dataDir != null ? dataDir : ZooKeeperKeys.dataDir(c).toString();
     List<String> args = new ArrayList<>();
     StandaloneCommand.add(args, "--host", host != null ? host : c.get(ServerKeys.HOST));

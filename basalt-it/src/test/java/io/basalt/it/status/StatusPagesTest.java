@@ -128,14 +128,15 @@ class StatusPagesTest {
     String overview = chromium.dumpDom(base + "/");
     assertThat(overview).contains("<h1>Cluster</h1>", "Region servers", "1 live of 1", "Recent splits and moves");
     assertThat(overview).contains("<a href=\"/table?name=web_status\">web_status</a>");
-    assertThat(overview).containsPattern("<td>split</td><td><code>web_status,g,\\d+\\.[0-9a-f]{32}\\.</code></td>");
+    assertThat(overview).containsPattern("<td>split</td><td>\\d+ ms</td><td>\\d+ ms</td><td>SPLIT</td>"
+        + "<td><code>web_status,g,\\d+\\.[0-9a-f]{32}\\.</code></td>");
     assertThat(overview).contains("close ", "clone ", "publish ");
 
     String table = chromium.dumpDom(base + "/table?name=web_status");
     assertThat(table).contains("<h1>Table web_status</h1>", "ENABLED");
     // Five regions served (split keys g, k, m<b>&"x) and the retired parent of the split.
     assertThat(table.split("<td>OPEN").length - 1).isEqualTo(4);
-    assertThat(table).contains("SPLIT into ");
+    assertThat(table).contains("SPLIT into ", "<td>(start)</td>", "<td>(end)</td>");
     // Row keys are escaped: the browser shows the text, it builds no <b> element from it.
     assertThat(table).contains("<code>m&lt;b&gt;&amp;\"x</code>");
     assertThat(table).doesNotContain("<b>&amp;");

@@ -57,6 +57,11 @@ final class ClusterPages {
     return InfoServer.Response.html(200, h.finish());
   }
 
+  /** A row key, or a marker for the empty key at either end of a table. */
+  static Object key(String printable, String whenEmpty) {
+    return printable.isEmpty() ? whenEmpty : new Html.Code(printable);
+  }
+
   static String tableHref(String table) {
     return "/table?name=" + URLEncoder.encode(table, StandardCharsets.UTF_8);
   }
@@ -70,11 +75,12 @@ final class ClusterPages {
     for (ClusterStatus.Operation op : ops) {
       String phases = op.phasesMillis().entrySet().stream().map(e -> e.getKey() + " " + e.getValue() + " ms")
           .collect(Collectors.joining(", "));
-      rows.add(List.of(Html.time(op.startedAtMillis()), op.kind(), new Html.Code(op.region()), op.from(), op.to(),
-          Html.millis(op.totalMillis()), Html.millis(op.unavailableMillis()), phases, Html.bytes(op.bytes()), op.outcome()));
+      rows.add(List.of(Html.time(op.startedAtMillis()), op.kind(), Html.millis(op.totalMillis()),
+          Html.millis(op.unavailableMillis()), op.outcome(), new Html.Code(op.region()), op.from(), op.to(), phases,
+          Html.bytes(op.bytes())));
     }
-    h.table("operations", List.of("Started (UTC)", "Kind", "Region", "From", "To", "Total", "Unavailable", "Phases",
-        "Copied", "Outcome"), rows);
+    h.table("operations", List.of("Started (UTC)", "Kind", "Total", "Unavailable", "Outcome", "Region", "From", "To",
+        "Phases", "Copied"), rows);
   }
 
   InfoServer.Response table(Map<String, String> query) {
@@ -90,15 +96,15 @@ final class ClusterPages {
     t.ifPresent(x -> h.facts("State", x.state(), "Regions", x.regions(), "Size", Html.bytes(x.bytes())));
     List<List<Object>> rows = new ArrayList<>();
     for (ClusterStatus.Region r : regions.get()) {
-      rows.add(List.of(new Html.Code(r.encodedName()), new Html.Code(r.startKey()), new Html.Code(r.endKey()),
+      rows.add(List.of(key(r.startKey(), "(start)"), key(r.endKey(), "(end)"),
           r.state() + (r.daughters().isEmpty() ? "" : " into " + String.join(", ", r.daughters())),
-          r.server(), Html.bytes(r.logBytes()), Html.count(r.cells()), Html.rate(r.readsPerSecond()),
-          Html.rate(r.writesPerSecond())));
+          Html.bytes(r.logBytes()), Html.count(r.cells()), Html.rate(r.readsPerSecond()),
+          Html.rate(r.writesPerSecond()), r.server(), new Html.Code(r.encodedName())));
     }
     h.h2("Regions");
-    h.table("regions", List.of("Region", "Start key", "End key", "State", "Server", "Size", "Entries", "Reads",
-        "Writes"), rows);
-    h.muted("Keys are shown as HBase prints them (Bytes.toStringBinary); an empty key is the table's start or end.");
+    h.table("regions", List.of("Start key", "End key", "State", "Size", "Entries", "Reads", "Writes", "Server",
+        "Region"), rows);
+    h.muted("Keys are shown as HBase prints them (Bytes.toStringBinary); (start) and (end) are the table's ends.");
     return InfoServer.Response.html(200, h.finish());
   }
 }

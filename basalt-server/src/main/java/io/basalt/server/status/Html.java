@@ -30,7 +30,7 @@ final class Html {
       th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
       code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.95em}
       .muted{color:#57606a}.bad{color:#b42318;font-weight:600}.ok{color:#1a7f37}
-      dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:6px 0}dt{color:#57606a}dd{margin:0}
+      dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;margin:6px 0}dt{color:#57606a}dd{margin:0;overflow-wrap:anywhere}
       """;
 
   private final StringBuilder out = new StringBuilder();

@@ -52,12 +52,14 @@ final class RegionServerPage {
     for (RegionInfo r : online) {
       RegionLoad l = loads.get(r.getEncodedName());
       String table = r.getTable().getNameAsString();
-      rows.add(List.of(new Html.Link(table, ClusterPages.tableHref(table)), new Html.Code(r.getEncodedName()),
-          new Html.Code(Bytes.toStringBinary(r.getStartKey())), new Html.Code(Bytes.toStringBinary(r.getEndKey())),
+      rows.add(List.of(new Html.Link(table, ClusterPages.tableHref(table)),
+          ClusterPages.key(Bytes.toStringBinary(r.getStartKey()), "(start)"),
+          ClusterPages.key(Bytes.toStringBinary(r.getEndKey()), "(end)"),
           Html.bytes(l == null ? -1 : l.logBytes()), Html.count(l == null ? -1 : l.cells()),
-          Html.rate(l == null ? Double.NaN : l.readsPerSecond()), Html.rate(l == null ? Double.NaN : l.writesPerSecond())));
+          Html.rate(l == null ? Double.NaN : l.readsPerSecond()), Html.rate(l == null ? Double.NaN : l.writesPerSecond()),
+          new Html.Code(r.getEncodedName())));
     }
-    h.table("regions", List.of("Table", "Region", "Start key", "End key", "Size", "Entries", "Reads", "Writes"), rows);
+    h.table("regions", List.of("Table", "Start key", "End key", "Size", "Entries", "Reads", "Writes", "Region"), rows);
 
     h.h2("RPC calls");
     List<Timer> timers = new ArrayList<>(registry.find("basalt.rpc.calls").tag("role", "regionserver").timers());
