@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A Markdown table with its columns padded so it also reads well as plain text. */
-final class MarkdownTable {
+public final class MarkdownTable {
   private final String[] header;
   private final boolean[] rightAligned;
   private final List<String[]> rows = new ArrayList<>();
 
   /** A header cell starting with '>' is a right-aligned (numeric) column; the '>' is not printed. */
-  MarkdownTable(String... header) {
+  public MarkdownTable(String... header) {
     this.header = new String[header.length];
     this.rightAligned = new boolean[header.length];
     for (int i = 0; i < header.length; i++) {
@@ -19,14 +19,14 @@ final class MarkdownTable {
     }
   }
 
-  void row(String... cells) {
+  public void row(String... cells) {
     if (cells.length != header.length) {
       throw new IllegalArgumentException(cells.length + " cells for " + header.length + " columns");
     }
     rows.add(cells.clone());
   }
 
-  String render() {
+  public String render() {
     int[] width = new int[header.length];
     for (int i = 0; i < header.length; i++) {
       width[i] = Math.max(3, header[i].length());

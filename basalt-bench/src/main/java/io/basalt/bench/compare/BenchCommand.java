@@ -1,0 +1,228 @@
+package io.basalt.bench.compare;
+
+import io.basalt.bench.compare.measure.Figures;
+import io.basalt.bench.compare.report.Charts;
+import io.basalt.bench.compare.report.Csv;
+import io.basalt.bench.compare.report.ProgressBar;
+import io.basalt.bench.compare.report.Report;
+import io.basalt.bench.compare.target.BasaltStandalone;
+import io.basalt.bench.compare.target.HBaseStandalone;
+import io.basalt.bench.compare.target.RunningCluster;
+import io.basalt.bench.compare.target.ServerSettings;
+import io.basalt.bench.compare.target.Target;
+import io.basalt.bench.compare.workload.Workload;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/basalt bench}: Basalt against real Apache HBase 2.6.4 on this machine, in one run, through the
+ * unmodified HBase client; prints the Markdown report and writes it, a CSV and PNG charts to the results
+ * directory.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Runs PerformanceEvaluation-style workloads and YCSB core workloads A-F against Basalt and",
+        "Apache HBase 2.6.4 (both started here as standalone servers with the same heap and cache), alternating",
+        "between them run by run, and reports throughput, latency, server CPU, memory, disk writes and GC,",
+        "with the ratio Basalt/HBase."})
+public final class BenchCommand implements Callable<Integer> {
+  @Option(names = "--target", description = "basalt, hbase or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
+  String target;
+
+  @Option(names = "--connect", paramLabel = "ZK_HOST:PORT",
+      description = "run against this already running cluster (with --target basalt or hbase)")
+  String connect;
+
+  @Option(names = "--quick", description = "the quick preset (default): 64 MB cache, 2 s runs, a few minutes")
+  boolean quick;
+
+  @Option(names = "--full", description = "the full preset: 2 GB heap, 512 MB cache, 2 GB uncached table, 30 s runs")
+  boolean full;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "results directory (default: bench-results/DATE-TIME)")
+  Path out;
+
+  @Option(names = "--workloads", paramLabel = "LIST",
+      description = "only these: comma-separated groups (pe, ycsb) or workload name prefixes (randomRead, ycsb-a)")
+  String workloads;
+
+  @Option(names = "--seconds", paramLabel = "S", description = "time budget of each measured run")
+  Double seconds;
+
+  @Option(names = "--reps", paramLabel = "N", description = "measured runs per workload and target (alternating)")
+  Integer repetitions;
+
+  @Option(names = "--threads", paramLabel = "N", description = "client threads of the multi-threaded variants")
+  Integer threads;
+
+  @Option(names = "--heap-mb", paramLabel = "MB", description = "heap of each server")
+  Integer heapMb;
+
+  @Option(names = "--cache-mb", paramLabel = "MB", description = "Basalt's JE cache = HBase's block cache")
+  Integer cacheMb;
+
+  @Option(names = "--write-rows", paramLabel = "N", description = "key space (and row bound) of the write workloads")
+  Long writeRows;
+
+  @Option(names = "--ycsb-records", paramLabel = "N", description = "YCSB recordcount")
+  Long ycsbRecords;
+
+  @Option(names = "--jfr", description = "record a JFR profile of the Basalt server (servers/basalt/logs/basalt.jfr)")
+  boolean jfr;
+
+  @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
+  boolean keepData;
+
+  public static void main(String[] args) {
+    quietClientLogs();
+    System.exit(new CommandLine(new BenchCommand()).execute(args));
+  }
+
+  /**
+   * The HBase client logs every failed readiness probe and retry with a stack trace; the report is what matters.
+   * Explicit -D settings win.
+   */
+  static void quietClientLogs() {
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop", "error");
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
+  }
+
+  Plan plan() {
+    if (quick && full) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--quick and --full exclude each other");
+    }
+    Plan p = full ? Plan.full() : Plan.quick();
+    if (heapMb != null || cacheMb != null) {
+      p = p.withMemory(heapMb != null ? heapMb : p.heapMb(), cacheMb != null ? cacheMb : p.cacheMb());
+    }
+    if (seconds != null) {
+      p = p.withRunTime(Duration.ofMillis(Math.round(seconds * 1000)));
+    }
+    if (repetitions != null) {
+      p = p.withRepetitions(repetitions);
+    }
+    if (threads != null) {
+      p = p.withThreads(threads);
+    }
+    if (writeRows != null) {
+      p = p.withWriteKeyspace(writeRows);
+    }
+    if (ycsbRecords != null) {
+      p = p.withYcsbRecords(ycsbRecords);
+    }
+    return p;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Plan plan = plan();
+    String machine = Machine.describe();
+    List<String> names = switch (target) {
+      case "both" -> List.of(Report.BASALT, Report.HBASE);
+      case "basalt", "hbase" -> List.of(target);
+      default -> throw new CommandLine.ParameterException(new CommandLine(this),
+          "--target must be basalt, hbase or both, not " + target);
+    };
+    if (connect != null && names.size() != 1) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--connect needs --target basalt or hbase");
+    }
+    Path results = out != null ? out
+        : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Files.createDirectories(results);
+    Path servers = results.resolve("servers").toAbsolutePath();
+    List<Workload> selected = WorkloadSet.of(plan, workloads);
+    if (selected.isEmpty()) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "no workload matches --workloads " + workloads);
+    }
+    ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr);
+    List<Target> targets = new ArrayList<>();
+    ProgressBar progress = new ProgressBar(System.err, selected.size() * names.size() * plan.repetitions());
+    try {
+      for (String name : names) {
+        progress.status("starting " + name);
+        targets.add(connect != null ? RunningCluster.parse(name, connect) : start(name, settings));
+      }
+      Comparison.Outcome outcome = new Comparison(plan, targets, progress).run(selected);
+      progress.close();
+      List<Report.Row> rows = new ArrayList<>();
+      for (Workload w : selected) {
+        Map<String, Figures> byTarget = outcome.figures().get(Comparison.id(w));
+        rows.add(new Report.Row(Comparison.id(w), w.group(), byTarget));
+      }
+      String md = Report.markdown(header(plan, machine, targets, outcome), rows, names);
+      Files.writeString(results.resolve("results.md"), md, StandardCharsets.UTF_8);
+      Files.writeString(results.resolve("results.csv"), Csv.of(rows, names), StandardCharsets.UTF_8);
+      Charts.write(results, rows, names);
+      System.out.print(md);
+      System.err.println("results in " + results.toAbsolutePath());
+      return 0;
+    } finally {
+      progress.close();
+      for (Target t : targets) {
+        t.close();
+      }
+      if (!keepData) {
+        deleteRecursively(servers.resolve("basalt").resolve("data"));
+        deleteRecursively(servers.resolve("hbase").resolve("data"));
+        deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
+      }
+    }
+  }
+
+  private static Target start(String name, ServerSettings settings) throws IOException, InterruptedException {
+    return name.equals(Report.BASALT) ? BasaltStandalone.start(settings) : HBaseStandalone.start(settings);
+  }
+
+  private List<String> header(Plan plan, String machine, List<Target> targets, Comparison.Outcome outcome) {
+    List<String> h = new ArrayList<>();
+    h.add("# Basalt vs Apache HBase 2.6.4: " + plan.preset() + " comparison");
+    h.add("");
+    h.add("- date: " + ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME));
+    h.add("- machine: " + machine);
+    h.add(String.format(Locale.ROOT, "- plan: server heap %d MB each, cache %d MB each (Basalt JE cache = HBase block "
+            + "cache), %s s per run, %d runs per workload and target alternating, N = %d client threads, write key "
+            + "space %,d rows, in-cache table %,d rows, 4x-cache table %,d rows, YCSB %,d records of 1 KB",
+        plan.heapMb(), plan.cacheMb(), plan.runTime().toMillis() / 1000.0, plan.repetitions(), plan.threads(),
+        plan.writeKeyspace(), plan.cachedRows(), plan.uncachedRows(), plan.ycsbRecords()));
+    for (Target t : targets) {
+      h.add("- " + t.name() + ": " + t.coldStart().map(d -> String.format(Locale.ROOT,
+          "cold start to first answered operation %.1f s", d.toMillis() / 1000.0)).orElse("already running (--connect): "
+          + "client-side figures only"));
+    }
+    outcome.loads().forEach((table, times) -> {
+      StringBuilder s = new StringBuilder("- load " + table + ":");
+      times.forEach((t, d) -> s.append(String.format(Locale.ROOT, " %s %.1f s", t, d.toMillis() / 1000.0)));
+      h.add(s.toString());
+    });
+    h.add("- latencies are per client operation (a scan: per row; scanRange100: per 100-row scan; buffered writes: "
+        + "per mutate call, with the final flush in the run's time)");
+    return h;
+  }
+
+  private static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | RuntimeException ignored) {
+      // best effort: the logs beside it matter more
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package io.basalt.bench.compare;
+
+import io.basalt.bench.compare.measure.Figures;
+import io.basalt.bench.compare.measure.GcLog;
+import io.basalt.bench.compare.measure.ProcSnapshot;
+import io.basalt.bench.compare.measure.RunFigures;
+import io.basalt.bench.compare.report.ProgressBar;
+import io.basalt.bench.compare.target.ChildJvm;
+import io.basalt.bench.compare.target.Target;
+import io.basalt.bench.compare.workload.DataSet;
+import io.basalt.bench.compare.workload.Driver;
+import io.basalt.bench.compare.workload.PeWorkload;
+import io.basalt.bench.compare.workload.Workload;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * Runs every workload against every target, alternating (A B A B ...) so that drift of a shared machine hits both
+ * alike, and measures each run on the client (operations, latency) and, for servers the bench started, on the
+ * server (/proc counters, GC log). A workload's data set is loaded on each target just before its first run.
+ */
+public final class Comparison {
+  private final Plan plan;
+  private final List<Target> targets;
+  private final ProgressBar progress;
+  private final Map<String, Long> gcOffsets = new HashMap<>();
+
+  public Comparison(Plan plan, List<Target> targets, ProgressBar progress) {
+    this.plan = plan;
+    this.targets = targets;
+    this.progress = progress;
+  }
+
+  /** Workload id, then target name, then its figures over all repetitions; and how long each load took. */
+  public record Outcome(Map<String, Map<String, Figures>> figures, Map<String, Map<String, Duration>> loads) {}
+
+  public Outcome run(List<Workload> workloads) throws IOException, InterruptedException {
+    Map<String, Connection> connections = new LinkedHashMap<>();
+    try {
+      for (Target t : targets) {
+        connections.put(t.name(), ConnectionFactory.createConnection(t.clientConfiguration()));
+      }
+      Map<String, Map<String, Figures>> figures = new LinkedHashMap<>();
+      Map<String, Map<String, Duration>> loads = new LinkedHashMap<>();
+      Set<String> loaded = new HashSet<>();
+      for (Workload w : workloads) {
+        DataSet data = w.dataSet();
+        if (loaded.add(data.tableName())) {
+          Map<String, Duration> times = new LinkedHashMap<>();
+          for (Target t : targets) {
+            progress.status("loading " + data.tableName() + " (" + data.rows() + " rows) into " + t.name());
+            long t0 = System.nanoTime();
+            data.load(connections.get(t.name()), plan.threads());
+            times.put(t.name(), Duration.ofNanos(System.nanoTime() - t0));
+          }
+          loads.put(data.tableName(), times);
+        }
+        Map<String, List<RunFigures>> runs = new LinkedHashMap<>();
+        for (int rep = 0; rep < plan.repetitions(); rep++) {
+          for (Target t : targets) {
+            progress.runStarted(id(w) + " on " + t.name(), plan.runTime());
+            runs.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(measure(w, t, connections.get(t.name())));
+            progress.runDone();
+          }
+        }
+        Map<String, Figures> byTarget = new LinkedHashMap<>();
+        runs.forEach((target, list) -> byTarget.put(target, Figures.of(list)));
+        figures.put(id(w), byTarget);
+      }
+      return new Outcome(figures, loads);
+    } finally {
+      for (Connection c : connections.values()) {
+        c.close();
+      }
+    }
+  }
+
+  /** Unique per report row: name, client threads and write buffering. */
+  public static String id(Workload w) {
+    return w.name() + " " + w.threads() + "t" + (w.clientBuffer().equals("-") ? "" : " " + w.clientBuffer());
+  }
+
+  private RunFigures measure(Workload w, Target t, Connection connection) throws IOException, InterruptedException {
+    ChildJvm server = t.server().orElse(null);
+    long gcStart = server == null ? 0 : GcLog.since(server.gcLog(), gcOffsets.getOrDefault(t.name(), 0L)).endOffset();
+    ProcSnapshot before = server == null ? null : ProcSnapshot.of(server.pid());
+    Driver.Outcome o = Driver.drive(w.prepare(connection, opsLimit(w)), w.threads(), plan.runTime());
+    if (server == null) {
+      return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, 0, 0);
+    }
+    if (!server.isAlive()) {
+      throw new IOException(t.name() + " died during " + id(w) + "; log " + server.log() + ":\n" + server.tail(40));
+    }
+    ProcSnapshot after = ProcSnapshot.of(server.pid());
+    GcLog.Pauses gc = GcLog.since(server.gcLog(), gcStart);
+    gcOffsets.put(t.name(), gc.endOffset());
+    return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), after.cpuNanos() - before.cpuNanos(),
+        after.residentBytes(), after.diskWriteBytes() < 0 ? -1 : after.diskWriteBytes() - before.diskWriteBytes(),
+        gc.totalMillis(), gc.maxMillis());
+  }
+
+  /** Writes stop at the write key space; reads and YCSB run for the time budget (YCSB sizes its key chooser by it). */
+  private long opsLimit(Workload w) {
+    if (w instanceof PeWorkload pe) {
+      return switch (pe.kind()) {
+        case SEQUENTIAL_WRITE, RANDOM_WRITE -> plan.writeKeyspace();
+        default -> Long.MAX_VALUE / 4;
+      };
+    }
+    return plan.ycsbRecords() * 10;
+  }
+}

@@ -1,0 +1,54 @@
+package io.basalt.bench.compare.measure;
+
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The figures of one workload on one target, over all its alternating runs: operations and time summed, latency
+ * histograms merged, server counters summed (resident memory: the largest seen, GC: the longest pause).
+ */
+public record Figures(long ops, long errors, double seconds, double opsPerSecond, double p50Micros, double p95Micros,
+    double p99Micros, double p999Micros, double cpuSecondsPer1000Ops, double residentMb, double diskBytesPerOp,
+    double gcPauseTotalMillis, double gcPauseMaxMillis, int runs) {
+
+  /** Absent server counters (-1) stay NaN, so the report prints "-" for them. */
+  public static Figures of(List<RunFigures> runs) {
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException("no runs");
+    }
+    long ops = 0;
+    long errors = 0;
+    long nanos = 0;
+    long cpu = 0;
+    long written = 0;
+    long rss = 0;
+    boolean server = true;
+    double gcTotal = 0;
+    double gcMax = 0;
+    Histogram merged = new Histogram(3);
+    for (RunFigures r : runs) {
+      ops += r.ops();
+      errors += r.errors();
+      nanos += r.elapsedNanos();
+      merged.add(r.latency());
+      server &= r.cpuNanos() >= 0;
+      cpu += r.cpuNanos();
+      written += Math.max(0, r.diskWriteBytes());
+      rss = Math.max(rss, r.residentBytes());
+      gcTotal += r.gcPauseTotalMillis();
+      gcMax = Math.max(gcMax, r.gcPauseMaxMillis());
+    }
+    double seconds = nanos / 1e9;
+    double nan = Double.NaN;
+    return new Figures(ops, errors, seconds, ops / seconds,
+        micros(merged, 50), micros(merged, 95), micros(merged, 99), micros(merged, 99.9),
+        server && ops > 0 ? cpu / 1e9 / ops * 1000 : nan,
+        server ? rss / (double) (1 << 20) : nan,
+        server && ops > 0 ? written / (double) ops : nan,
+        server ? gcTotal : nan, server ? gcMax : nan, runs.size());
+  }
+
+  private static double micros(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+  }
+}

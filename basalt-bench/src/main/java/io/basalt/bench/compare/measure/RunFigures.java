@@ -1,0 +1,16 @@
+package io.basalt.bench.compare.measure;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one measured run of one workload against one target produced. Server-side counters are -1 when the bench
+ * did not start the server (--connect).
+ *
+ * @param latency per-operation latency in nanoseconds
+ * @param cpuNanos server CPU time during the run
+ * @param residentBytes server resident memory at the end of the run
+ * @param diskWriteBytes bytes the server wrote to disk during the run
+ */
+public record RunFigures(long ops, long errors, long elapsedNanos, Histogram latency, long cpuNanos,
+    long residentBytes, long diskWriteBytes, double gcPauseTotalMillis, double gcPauseMaxMillis) {
+}

@@ -1,0 +1,61 @@
+package io.basalt.bench.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.basalt.bench.compare.workload.Workload;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Keeps the comparison runner working: the quick preset against a Basalt standalone child JVM only, with tiny
+ * sizes and short runs. Every workload must appear in the report with a positive rate; the comparison with
+ * HBase itself is not a CI gate.
+ */
+class BenchSmokeTest {
+  static final String[] TINY = {"--quick", "--target", "basalt", "--seconds", "0.3", "--reps", "1", "--heap-mb",
+      "256", "--cache-mb", "2", "--write-rows", "2000", "--ycsb-records", "500", "--threads", "2"};
+
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void quickPresetAgainstBasaltReportsEveryWorkload(@TempDir Path out) throws Exception {
+    BenchCommand.quietClientLogs();
+    String[] args = concat(TINY, "--out", out.toString());
+    int exit = new CommandLine(new BenchCommand()).execute(args);
+    assertThat(exit).isZero();
+
+    String md = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+    BenchCommand parsed = new BenchCommand();
+    new CommandLine(parsed).parseArgs(args);
+    List<Workload> workloads = WorkloadSet.of(parsed.plan(), null);
+    assertThat(workloads).hasSize(28);
+    for (Workload w : workloads) {
+      String row = md.lines().filter(l -> l.startsWith("| " + Comparison.id(w) + " ")).findFirst()
+          .orElseThrow(() -> new AssertionError("no row for " + Comparison.id(w) + " in\n" + md));
+      double opsPerSecond = Double.parseDouble(row.split("\\|")[2].trim().replace(",", ""));
+      assertThat(opsPerSecond).as("ops/s of %s", Comparison.id(w)).isPositive();
+    }
+    assertThat(md.toLowerCase(Locale.ROOT)).contains("basalt: cold start to first answered operation");
+    String csv = Files.readString(out.resolve("results.csv"), StandardCharsets.UTF_8);
+    assertThat(csv.lines().count()).isEqualTo(1 + workloads.size());
+    assertThat(out.resolve("pe-throughput.png")).isNotEmptyFile();
+    assertThat(out.resolve("ycsb-latency.png")).isNotEmptyFile();
+    // The server's data is gone, its logs (with the GC log the figures came from) stay.
+    assertThat(out.resolve("servers/basalt/data")).doesNotExist();
+    assertThat(out.resolve("servers/basalt/logs/basalt-gc.log")).isNotEmptyFile();
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = new String[a.length + b.length];
+    System.arraycopy(a, 0, all, 0, a.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+}
