@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A server process's counters from /proc/PID: CPU time of all its threads, resident memory, and bytes it caused
+ * A server process's counters from /proc/PID: CPU time of all its threads, memory in use, and bytes it caused
  * to be written to the block device ({@code write_bytes} of /proc/PID/io: log, WAL, flushes and compactions,
  * not page-cache hits). -1 where Linux does not expose a counter.
  */
@@ -30,8 +30,14 @@ public record ProcSnapshot(long cpuNanos, long residentBytes, long diskWriteByte
     }
   }
 
+  /**
+   * Proportional set size (smaps_rollup), not VmRSS: ZGC maps its heap three times, and VmRSS counts every
+   * mapping, so it would show Basalt (ZGC) at three times its memory next to HBase (G1). Pss counts each page
+   * once per process. VmRSS where smaps_rollup is missing (Linux before 4.14).
+   */
   private static long residentBytes(Path proc) {
-    return field(proc.resolve("status"), "VmRSS:", 1024);
+    long pss = field(proc.resolve("smaps_rollup"), "Pss:", 1024);
+    return pss >= 0 ? pss : field(proc.resolve("status"), "VmRSS:", 1024);
   }
 
   private static long writeBytes(Path proc) {

@@ -10,8 +10,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * PNG charts with XChart, both targets side by side per workload: throughput (ops/s) and latency (p50 and p99,
- * log scale), one pair for the PE workloads and one for YCSB.
+ * PNG charts with XChart, both targets side by side per workload: throughput (ops/s) and latency (p50 and p99),
+ * both on log scales, one pair for the PE workloads and one for YCSB.
  */
 public final class Charts {
   private Charts() {}
@@ -26,10 +26,16 @@ public final class Charts {
       }
       List<String> names = g.stream().map(Report.Row::id).toList();
       String title = group.equals("pe") ? "PerformanceEvaluation" : "YCSB";
-      CategoryChart tput = chart(title + ": throughput", "ops/s", names.size());
+      // Rates span four orders of magnitude (a synchronous write to a scanned row): log scale.
+      CategoryChart tput = chart(title + ": throughput", "ops/s (log scale)", names.size());
+      tput.getStyler().setYAxisLogarithmic(true);
+      double lowest = Double.MAX_VALUE;
       for (String t : targets) {
-        tput.addSeries(t, names, g.stream().map(r -> r.of(t).opsPerSecond()).toList());
+        List<Double> rates = g.stream().map(r -> positive(r.of(t).opsPerSecond())).toList();
+        tput.addSeries(t, names, rates);
+        lowest = Math.min(lowest, rates.stream().mapToDouble(Double::doubleValue).min().orElse(1));
       }
+      tput.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
       files.add(save(tput, dir.resolve(group + "-throughput")));
       CategoryChart latency = chart(title + ": latency (p50, p99)", "ms (log scale)", names.size());
       latency.getStyler().setYAxisLogarithmic(true);
@@ -51,7 +57,7 @@ public final class Charts {
   private static CategoryChart chart(String title, String yTitle, int categories) {
     CategoryChart c = new CategoryChartBuilder().width(Math.max(900, 70 * categories)).height(600).title(title)
         .yAxisTitle(yTitle).build();
-    c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     c.getStyler().setXAxisLabelRotation(60);
     c.getStyler().setAvailableSpaceFill(0.8);
     c.getStyler().setOverlapped(false);

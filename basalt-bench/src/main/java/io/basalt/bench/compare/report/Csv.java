@@ -10,7 +10,7 @@ public final class Csv {
 
   public static String of(List<Report.Row> rows, List<String> targets) {
     StringBuilder csv = new StringBuilder("workload,group,target,runs,ops,errors,seconds,ops_per_s,p50_us,p95_us,"
-        + "p99_us,p999_us,cpu_s_per_1000_ops,rss_mb,disk_bytes_per_op,gc_pause_total_ms,gc_pause_max_ms\n");
+        + "p99_us,p999_us,cpu_s_per_1000_ops,memory_pss_mb,disk_bytes_per_op,gc_pause_total_ms,gc_pause_max_ms\n");
     for (Report.Row r : rows) {
       for (String t : targets) {
         Figures f = r.of(t);

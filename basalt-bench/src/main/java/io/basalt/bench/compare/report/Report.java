@@ -85,7 +85,7 @@ public final class Report {
 
   private static String details(List<Row> rows, List<String> targets) {
     MarkdownTable table = new MarkdownTable("workload", "target", ">ops/s", ">p50 ms", ">p95 ms", ">p99 ms",
-        ">p99.9 ms", ">CPU s/1000 ops", ">RSS MB", ">disk B/op", ">GC pause total ms", ">GC pause max ms",
+        ">p99.9 ms", ">CPU s/1000 ops", ">memory MB", ">disk B/op", ">GC pause total ms", ">GC pause max ms",
         ">errors");
     for (Row r : rows) {
       for (String t : targets) {
@@ -101,7 +101,7 @@ public final class Report {
 
   private static String ratios(List<Row> rows) {
     MarkdownTable table = new MarkdownTable("workload", ">ops/s", ">p50", ">p95", ">p99", ">p99.9", ">CPU/op",
-        ">RSS", ">disk B/op", ">GC total", ">GC max");
+        ">memory", ">disk B/op", ">GC total", ">GC max");
     for (Row r : rows) {
       if (!r.compared()) {
         continue;
@@ -126,7 +126,10 @@ public final class Report {
 
   private static String ratio(Row r, ToDoubleFunction<Figures> figure) {
     double v = ratioValue(r, figure);
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2fx", v);
+    if (Double.isNaN(v)) {
+      return "-";
+    }
+    return v > 0 && v < 0.01 ? "<0.01x" : String.format(Locale.ROOT, "%.2fx", v);
   }
 
   static String rate(double v) {
