@@ -1,5 +1,6 @@
 package io.basalt.bench.storage;
 
+import io.basalt.bench.report.MarkdownTable;
 import io.basalt.storage.mutation.Durability;
 import java.io.PrintStream;
 import java.nio.file.Files;

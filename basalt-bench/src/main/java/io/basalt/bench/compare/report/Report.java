@@ -1,7 +1,7 @@
 package io.basalt.bench.compare.report;
 
 import io.basalt.bench.compare.measure.Figures;
-import io.basalt.bench.storage.MarkdownTable;
+import io.basalt.bench.report.MarkdownTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

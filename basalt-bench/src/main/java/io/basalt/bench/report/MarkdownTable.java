@@ -1,4 +1,4 @@
-package io.basalt.bench.storage;
+package io.basalt.bench.report;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,52 @@
+package io.basalt.bench.compare.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.basalt.bench.compare.measure.Figures;
+import io.basalt.bench.compare.measure.RunFigures;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class ReportTest {
+  private static RunFigures run(long ops, double seconds, long latencyNanos, long cpuNanos) {
+    Histogram h = new Histogram(3);
+    h.recordValueWithCount(latencyNanos, ops);
+    return new RunFigures(ops, 0, (long) (seconds * 1e9), h, cpuNanos, 100L << 20, ops * 1000, 2.0, 1.5);
+  }
+
+  @Test
+  void figuresSumTheAlternatingRunsAndMergeTheirLatencies() {
+    Figures f = Figures.of(List.of(run(1000, 1, 1_000_000, 500_000_000L), run(3000, 1, 3_000_000, 500_000_000L)));
+    assertThat(f.opsPerSecond()).isEqualTo(2000);
+    assertThat(f.p50Micros()).isBetween(2990.0, 3010.0);
+    assertThat(f.cpuSecondsPer1000Ops()).isEqualTo(0.25);
+    assertThat(f.diskBytesPerOp()).isEqualTo(1000);
+    assertThat(f.gcPauseTotalMillis()).isEqualTo(4.0);
+    assertThat(f.gcPauseMaxMillis()).isEqualTo(1.5);
+    assertThat(f.runs()).isEqualTo(2);
+  }
+
+  @Test
+  void tablesCarryBothTargetsAndTheRatio() {
+    Map<String, Figures> byTarget = new LinkedHashMap<>();
+    byTarget.put(Report.BASALT, Figures.of(List.of(run(3000, 1, 1_000_000, 1))));
+    byTarget.put(Report.HBASE, Figures.of(List.of(run(1000, 1, 2_000_000, 1))));
+    String md = Report.markdown(List.of("# title"), List.of(new Report.Row("randomRead 1t", "pe", byTarget)),
+        List.of(Report.BASALT, Report.HBASE));
+    String row = md.lines().filter(l -> l.startsWith("| randomRead 1t")).findFirst().orElseThrow();
+    assertThat(row).contains("3,000").contains("1,000").contains("3.00x").contains("0.50x");
+    assertThat(md).contains("## Ratio Basalt / HBase of every figure");
+  }
+
+  @Test
+  void serverFiguresOfARunningClusterAreBlank() {
+    Histogram h = new Histogram(3);
+    h.recordValue(1000);
+    Figures f = Figures.of(List.of(new RunFigures(1, 0, 1_000_000_000L, h, -1, -1, -1, 0, 0)));
+    assertThat(f.cpuSecondsPer1000Ops()).isNaN();
+    assertThat(Report.number(f.residentMb())).isEqualTo("-");
+  }
+}
