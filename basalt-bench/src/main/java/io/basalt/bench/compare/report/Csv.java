@@ -24,7 +24,7 @@ public final class Csv {
         csv.append('\n');
       }
       if (r.compared()) {
-        csv.append(quote(r.id())).append(',').append(r.group()).append(",basalt/hbase,,,,");
+        csv.append(quote(r.id())).append(',').append(r.group()).append(",basalt/hbase,,,");
         for (java.util.function.ToDoubleFunction<Figures> g : List.<java.util.function.ToDoubleFunction<Figures>>of(
             Figures::seconds, Figures::opsPerSecond, Figures::p50Micros, Figures::p95Micros, Figures::p99Micros,
             Figures::p999Micros, Figures::cpuSecondsPer1000Ops, Figures::residentMb, Figures::diskBytesPerOp,

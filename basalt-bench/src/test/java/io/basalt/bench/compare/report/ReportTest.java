@@ -49,4 +49,19 @@ class ReportTest {
     assertThat(f.cpuSecondsPer1000Ops()).isNaN();
     assertThat(Report.number(f.residentMb())).isEqualTo("-");
   }
+
+  @Test
+  void csvRatioLinesLineUpWithTheHeader() {
+    Map<String, Figures> byTarget = new LinkedHashMap<>();
+    byTarget.put(Report.BASALT, Figures.of(List.of(run(3000, 1, 1_000_000, 1))));
+    byTarget.put(Report.HBASE, Figures.of(List.of(run(1000, 1, 2_000_000, 1))));
+    List<String> lines = Csv.of(List.of(new Report.Row("randomRead 1t", "pe", byTarget)),
+        List.of(Report.BASALT, Report.HBASE)).lines().toList();
+    List<String> header = List.of(lines.get(0).split(","));
+    String[] ratio = lines.get(3).split(",", -1);
+    assertThat(ratio).hasSize(header.size());
+    assertThat(ratio[header.indexOf("target")]).isEqualTo("basalt/hbase");
+    assertThat(ratio[header.indexOf("ops_per_s")]).isEqualTo("3.0000");
+    assertThat(ratio[header.indexOf("p50_us")]).isEqualTo("0.5000");
+  }
 }
