@@ -133,6 +133,7 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Plan plan = plan();
     String machine = Machine.describe();
+    ZonedDateTime started = ZonedDateTime.now();
     List<String> names = switch (target) {
       case "both" -> List.of(Report.BASALT, Report.HBASE);
       case "basalt", "hbase" -> List.of(target);
@@ -165,7 +166,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Figures> byTarget = outcome.figures().get(Comparison.id(w));
         rows.add(new Report.Row(Comparison.id(w), w.group(), byTarget));
       }
-      String md = Report.markdown(header(plan, machine, targets, outcome), rows, names);
+      String md = Report.markdown(header(plan, started, machine, targets, outcome), rows, names);
       Files.writeString(results.resolve("results.md"), md, StandardCharsets.UTF_8);
       Files.writeString(results.resolve("results.csv"), Csv.of(rows, names), StandardCharsets.UTF_8);
       Charts.write(results, rows, names);
@@ -189,11 +190,11 @@ public final class BenchCommand implements Callable<Integer> {
     return name.equals(Report.BASALT) ? BasaltStandalone.start(settings) : HBaseStandalone.start(settings);
   }
 
-  private List<String> header(Plan plan, String machine, List<Target> targets, Comparison.Outcome outcome) {
+  private List<String> header(Plan plan, ZonedDateTime started, String machine, List<Target> targets, Comparison.Outcome outcome) {
     List<String> h = new ArrayList<>();
     h.add("# Basalt vs Apache HBase 2.6.4: " + plan.preset() + " comparison");
     h.add("");
-    h.add("- date: " + ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME));
+    h.add("- started: " + started.format(DateTimeFormatter.RFC_1123_DATE_TIME));
     h.add("- machine: " + machine);
     h.add(String.format(Locale.ROOT, "- plan: server heap %d MB each, cache %d MB each (Basalt JE cache = HBase block "
             + "cache), %s s per run, %d runs per workload and target alternating, N = %d client threads, write key "

@@ -25,8 +25,11 @@ class BenchSmokeTest {
 
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
-  void quickPresetAgainstBasaltReportsEveryWorkload(@TempDir Path out) throws Exception {
+  void quickPresetAgainstBasaltReportsEveryWorkload(@TempDir Path temp) throws Exception {
     BenchCommand.quietClientLogs();
+    // Under Maven the results and the server's logs stay in target/bench-logs for a post-mortem.
+    String logDir = System.getProperty("basalt.bench.logDir");
+    Path out = logDir == null ? temp : Files.createDirectories(Path.of(logDir)).resolve("smoke-" + System.currentTimeMillis());
     String[] args = concat(TINY, "--out", out.toString());
     int exit = new CommandLine(new BenchCommand()).execute(args);
     assertThat(exit).isZero();
