@@ -26,9 +26,10 @@ public final class BasaltCli implements Runnable {
   /** The command line with every subcommand, and one-line errors for anything the user can fix. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new BasaltCli());
+    // "bench" (Basalt against HBase) needs the source tree, so bin/basalt runs it from basalt-bench itself.
     CommandLine bench = new CommandLine(new StorageBench());
-    bench.getCommandSpec().name("bench");
-    cl.addSubcommand("bench", bench);
+    bench.getCommandSpec().name("storage-bench");
+    cl.addSubcommand("storage-bench", bench);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setParameterExceptionHandler((e, args) -> {
       String name = e.getCommandLine().getCommandSpec().qualifiedName();

@@ -1,0 +1,143 @@
+package io.basalt.bench.compare.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Real Apache HBase 2.6.4 standalone ({@code HMaster start} in local mode: master, region server and ZooKeeper in
+ * one JVM) as a child JVM on free loopback ports, with its data under the work directory. Same heap as Basalt;
+ * its block cache fraction is set so the block cache holds exactly Basalt's cache bytes.
+ */
+public final class HBaseStandalone implements Target {
+  /** HBase's own flags for running on JDK 17 (bin/hbase). */
+  static final List<String> JDK17_FLAGS = List.of(
+      "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+      "--add-modules", "jdk.unsupported",
+      "--add-opens", "java.base/java.io=ALL-UNNAMED",
+      "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED",
+      "--add-opens", "java.base/java.util=ALL-UNNAMED",
+      "--add-opens", "java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens", "java.base/jdk.internal.util.random=ALL-UNNAMED",
+      "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+      "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED");
+
+  private final ChildJvm child;
+  private final int zookeeperPort;
+  private final Duration coldStart;
+
+  private HBaseStandalone(ChildJvm child, int zookeeperPort, Duration coldStart) {
+    this.child = child;
+    this.zookeeperPort = zookeeperPort;
+    this.coldStart = coldStart;
+  }
+
+  public static HBaseStandalone start(ServerSettings settings) throws IOException, InterruptedException {
+    String classpath = Classpaths.hbase();
+    Path dir = Files.createDirectories(settings.workDir().resolve("hbase"));
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    int[] ports = Ports.free(3);
+    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(site(dir, settings, ports[0], ports[1], ports[2])),
+        StandardCharsets.UTF_8);
+    Files.writeString(conf.resolve("log4j2.properties"), LOG4J2, StandardCharsets.UTF_8);
+    List<String> jvm = new ArrayList<>(List.of("-Xms" + settings.heapMb() + "m", "-Xmx" + settings.heapMb() + "m",
+        "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true", "-Dzookeeper.admin.enableServer=false",
+        "-Djava.io.tmpdir=" + tmp));
+    jvm.addAll(JDK17_FLAGS);
+    ChildJvm child = ChildJvm.start("hbase", jvm, conf + java.io.File.pathSeparator + classpath,
+        "org.apache.hadoop.hbase.master.HMaster", List.of("start"), dir.resolve("logs"));
+    try {
+      return new HBaseStandalone(child, ports[0], Readiness.await(child, "HBase", ports[0]));
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      child.close();
+      throw e;
+    }
+  }
+
+  /** The hbase-site.xml of the child: local mode, loopback only, free ports, data under {@code dir}. */
+  static Map<String, String> site(Path dir, ServerSettings settings, int zk, int master, int rs) {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("hbase.cluster.distributed", "false");
+    s.put("hbase.rootdir", dir.resolve("data").toUri().toString());
+    s.put("hbase.tmp.dir", dir.resolve("tmp").toString());
+    s.put("hbase.zookeeper.property.dataDir", dir.resolve("zookeeper").toString());
+    s.put("hbase.zookeeper.quorum", "127.0.0.1");
+    s.put("hbase.zookeeper.property.clientPort", Integer.toString(zk));
+    s.put("hbase.zookeeper.property.clientPortAddress", "127.0.0.1");
+    s.put("hbase.master.port", Integer.toString(master));
+    s.put("hbase.regionserver.port", Integer.toString(rs));
+    s.put("hbase.master.ipc.address", "127.0.0.1");
+    s.put("hbase.regionserver.ipc.address", "127.0.0.1");
+    s.put("hbase.master.hostname", "127.0.0.1");
+    s.put("hbase.regionserver.hostname", "127.0.0.1");
+    s.put("hbase.master.info.port", "-1");
+    s.put("hbase.regionserver.info.port", "-1");
+    // The local file system cannot hflush/hsync; standalone HBase refuses to start without this.
+    s.put("hbase.unsafe.stream.capability.enforce", "false");
+    s.put("hbase.master.wait.on.regionservers.maxtostart", "1");
+    // Equal memory: the on-heap block cache holds what Basalt's (on-heap) JE cache holds.
+    s.put("hfile.block.cache.size", Float.toString(settings.cacheMb() / (float) settings.heapMb()));
+    return s;
+  }
+
+  private static String siteXml(Map<String, String> settings) {
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    settings.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+        .append("</value></property>\n"));
+    return xml.append("</configuration>\n").toString();
+  }
+
+  private static final String LOG4J2 = String.join("\n",
+      "status = warn",
+      "appender.console.type = Console",
+      "appender.console.name = console",
+      "appender.console.target = SYSTEM_OUT",
+      "appender.console.layout.type = PatternLayout",
+      "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{2}: %m%n",
+      "rootLogger = WARN,console",
+      "");
+
+  @Override
+  public String name() {
+    return "hbase";
+  }
+
+  @Override
+  public Configuration clientConfiguration() {
+    return ClientSettings.zookeeper("127.0.0.1", zookeeperPort);
+  }
+
+  @Override
+  public Optional<ChildJvm> server() {
+    return Optional.of(child);
+  }
+
+  @Override
+  public Optional<Duration> coldStart() {
+    return Optional.of(coldStart);
+  }
+
+  @Override
+  public void close() {
+    child.close();
+  }
+
+  @Override
+  public String toString() {
+    return "HBase 2.6.4 standalone (pid " + child.pid() + ", ZooKeeper 127.0.0.1:" + zookeeperPort + ", log "
+        + child.log() + ")";
+  }
+}
