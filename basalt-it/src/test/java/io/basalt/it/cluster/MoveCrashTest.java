@@ -29,10 +29,11 @@ class MoveCrashTest {
 
   @ParameterizedTest(name = "{0} dies at {1}")
   @CsvSource({
-      "master, master.move.started, source",
-      "master, master.move.prefetched, source",
-      "master, master.move.opened, target",
-      "master, master.move.published, target",
+      "master, master.move.recorded.started, source",
+      "master, master.move.recorded.prefetched, source",
+      "master, master.move.Open, source",
+      "master, master.move.recorded.opened, target",
+      "master, master.move.PublishMove, target",
       "source, regionserver.move.closed, source",
   })
   void crashAtEveryStep(String role, String point, String owner) throws Exception {

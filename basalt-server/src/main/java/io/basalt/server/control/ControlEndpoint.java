@@ -67,7 +67,10 @@ public final class ControlEndpoint {
           return none;
         })
         .register("preClose", a -> new ControlCodec.Writer().moveSource(rs.preClose(a.region())).toBytes())
-        .register("prefetch", a -> new ControlCodec.Writer().number(rs.prefetch(a.region(), a.moveSource())).toBytes())
+        .register("prefetch", a -> {
+          rs.prefetch(a.region(), a.moveSource());
+          return none;
+        })
         .register("closeForMove", a -> new ControlCodec.Writer().moveSource(rs.closeForMove(a.region())).toBytes())
         .register("openMoved", a -> new ControlCodec.Writer()
             .number(rs.openMoved(a.region(), a.table(), a.moveSource())).toBytes())

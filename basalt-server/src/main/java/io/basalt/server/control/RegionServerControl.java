@@ -46,8 +46,11 @@ public interface RegionServerControl {
   /** Source, still serving: pins the region's closed log segments (no cleaning, no split) and exports them. */
   MoveSource preClose(RegionInfo region) throws IOException;
 
-  /** Target: pulls the exported segments into a staging directory while the source serves. Returns bytes. */
-  long prefetch(RegionInfo region, MoveSource source) throws IOException;
+  /**
+   * Target: starts pulling the exported segments into a staging directory while the source serves, and
+   * returns; the end is reported in ZooKeeper ({@link PrefetchReports}), where the master watches for it.
+   */
+  void prefetch(RegionInfo region, MoveSource source) throws IOException;
 
   /** Source: stops serving (drain, sync, close) and exports the closed region's final segments. */
   MoveSource closeForMove(RegionInfo region) throws IOException;

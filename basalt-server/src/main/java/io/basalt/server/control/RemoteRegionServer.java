@@ -75,9 +75,8 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
-  public long prefetch(RegionInfo region, MoveSource source) throws IOException {
-    return new ControlCodec.Reader(client.call("prefetch",
-        new ControlCodec.Writer().region(region).moveSource(source).toBytes())).number();
+  public void prefetch(RegionInfo region, MoveSource source) throws IOException {
+    client.call("prefetch", new ControlCodec.Writer().region(region).moveSource(source).toBytes());
   }
 
   @Override

@@ -3,6 +3,14 @@ package io.basalt.server.master;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.control.PrefetchReports;
+import io.basalt.server.master.protocol.MoveProtocol;
+import io.basalt.server.master.protocol.MoveTxn;
+import io.basalt.server.master.protocol.Outcome;
+import io.basalt.server.master.protocol.Protocol;
+import io.basalt.server.master.protocol.SplitProtocol;
+import io.basalt.server.master.protocol.SplitTxn;
+import io.basalt.server.master.protocol.Txn;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,8 +54,7 @@ public final class Master {
   private final ServerName name;
   private final TransactionStore transactions;
   private final OperationHistory history = new OperationHistory();
-  private final SplitProcedure splits;
-  private final MoveProcedure moves;
+  private final ProtocolDriver protocols;
   private volatile boolean balancerOn = true;
   private final long balancePauseMillis;
   /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
@@ -56,14 +63,13 @@ public final class Master {
   private volatile boolean reconcilePending;
 
   public Master(Catalog catalog, ServerManager servers, ServerName name, TransactionStore transactions,
-      long balancePauseMillis) {
+      PrefetchReports prefetches, long balancePauseMillis) {
     this.balancePauseMillis = balancePauseMillis;
     this.catalog = catalog;
     this.servers = servers;
     this.name = name;
     this.transactions = transactions;
-    this.splits = new SplitProcedure(catalog, servers, transactions, history);
-    this.moves = new MoveProcedure(catalog, servers, transactions, history);
+    this.protocols = new ProtocolDriver(catalog, servers, transactions, prefetches, history);
   }
 
   public OperationHistory history() {
@@ -136,7 +142,7 @@ public final class Master {
     }
   }
 
-  /** Finishes or undoes splits and moves that a previous master (or a crash) left half done. */
+  /** Finishes or undoes splits and moves that a previous master (or a crash, or a server away) left half done. */
   private void recoverTransactions() {
     Map<String, byte[]> pending;
     try {
@@ -147,27 +153,60 @@ public final class Master {
       return;
     }
     for (Map.Entry<String, byte[]> t : pending.entrySet()) {
+      Protocol p;
       try {
-        if (t.getKey().startsWith("split-")) {
-          SplitProcedure.Txn txn = SplitProcedure.Txn.decode(t.getValue());
-          splits.recover(txn, table(txn.parent().getTable()));
-          if (!servers.liveAt(txn.server()).isPresent()) {
-            reconcilePending = true;
-          }
-        } else if (t.getKey().startsWith("move-")) {
-          MoveProcedure.Txn txn = MoveProcedure.Txn.decode(t.getValue());
-          moves.recover(txn, table(txn.region().getTable()));
-          if (!servers.isLive(txn.source()) || !servers.isLive(txn.target())) {
-            reconcilePending = true;
-          }
-        } else {
-          LOG.warn("unknown transaction {} left as it is", t.getKey());
-        }
+        p = Protocol.recover(t.getValue());
+      } catch (IOException e) {
+        LOG.error("transaction {} cannot be read ({}); left as it is", t.getKey(), e.getMessage());
+        continue;
+      }
+      try {
+        TableName table = p instanceof SplitProtocol s ? s.txn().orElseThrow().parent().getTable()
+            : ((MoveProtocol) p).txn().region().getTable();
+        LOG.info("{}: {}", t.getKey(), p.committed() ? "finishing it" : "undoing it");
+        protocols.drive(p, table(table));
       } catch (IOException e) {
         reconcilePending = true;
-        LOG.warn("cannot recover transaction {} yet: {}", t.getKey(), e.toString());
+        LOG.warn("cannot recover transaction {} yet: {}", t.getKey(), e.getMessage());
       }
     }
+  }
+
+  /**
+   * Runs a split or move to its end. A protocol left half done (a server it needs went away) is finished
+   * or undone by the next reconciliation; the caller is told it did not happen (yet).
+   */
+  private Outcome drive(Protocol p, TableDescriptor table) throws IOException {
+    try {
+      return protocols.drive(p, table);
+    } catch (ProtocolDriver.Abandoned e) {
+      reconcilePending = true;
+      throw e;
+    }
+  }
+
+  /** Refuses to start on a region that a split or move in flight holds (its record is still in ZooKeeper). */
+  private void checkNotInTransaction(RegionInfo region) throws IOException {
+    if (heldByTransactions().contains(region.getEncodedName())) {
+      throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(region.getRegionNameAsString()
+          + " is held by an unfinished split or move; try again when it is done");
+    }
+  }
+
+  /** Encoded names of the regions that splits and moves in flight hold (parents, daughters, moving regions). */
+  private Set<String> heldByTransactions() throws IOException {
+    Set<String> held = new HashSet<>();
+    for (byte[] record : transactions.all().values()) {
+      try {
+        Txn txn = Txn.parse(record);
+        List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
+            : List.of(((MoveTxn) txn).region());
+        regions.forEach(r -> held.add(r.getEncodedName()));
+      } catch (IOException unreadable) {
+        // logged by recoverTransactions
+      }
+    }
+    return held;
   }
 
   // ------------------------------------------------------------------ split
@@ -183,16 +222,22 @@ public final class Master {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
           + " is not online (" + r.state() + " on " + r.server() + "); cannot split it now");
     }
-    if (row == null || row.length == 0) {
-      row = servers.control(r.server()).midpoint(r.info()).orElseThrow(() -> new DoNotRetryIOException(
-          r.info().getRegionNameAsString() + " has no row to split at (one row only, or still empty)"));
+    checkNotInTransaction(r.info());
+    Optional<byte[]> at = row == null || row.length == 0 ? Optional.empty() : Optional.of(row);
+    LOG.info("splitting {} at {}", r.info().getRegionNameAsString(), at.map(Bytes::toStringBinary).orElse("its middle row"));
+    Outcome outcome = drive(SplitProtocol.begin("split-" + r.info().getEncodedName(), r.info(), r.server(), at,
+        nextRegionId()), table);
+    throwUnless(outcome, Outcome.Kind.SPLIT);
+  }
+
+  /** The caller's error for a split or move that did not happen. */
+  private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {
+    if (outcome.kind() == Outcome.Kind.REFUSED) {
+      throw new DoNotRetryIOException(outcome.reason());
     }
-    if (Bytes.equals(row, r.info().getStartKey()) || !r.info().containsRow(row)) {
-      throw new DoNotRetryIOException("Split row " + Bytes.toStringBinary(row) + " is not inside region "
-          + r.info().getRegionNameAsString() + " (or is its start key)");
+    if (outcome.kind() != wanted) {
+      throw new org.apache.hadoop.hbase.HBaseIOException(outcome.reason());
     }
-    LOG.info("splitting {} at {}", r.info().getRegionNameAsString(), Bytes.toStringBinary(row));
-    splits.run(SplitProcedure.plan(r.info(), r.server(), row, nextRegionId()), table);
   }
 
   // ------------------------------------------------------------------ move and balance
@@ -223,12 +268,22 @@ public final class Master {
     if (target.equals(r.server())) {
       return;
     }
+    checkNotInTransaction(r.info());
     LOG.info("moving {} from {} to {}", r.info().getRegionNameAsString(), r.server(), target);
-    moves.run(new MoveProcedure.Txn(MoveProcedure.Step.STARTED, r.info(), r.server(), target), table);
+    Outcome outcome = drive(MoveProtocol.begin("move-" + r.info().getEncodedName(), r.info(), r.server(), target),
+        table);
+    throwUnless(outcome, Outcome.Kind.MOVED);
   }
 
   /** The moves that would balance region counts now (retired parents and regions in transition excluded). */
   public synchronized List<Balancer.Move> balancePlan() {
+    Set<String> held;
+    try {
+      held = heldByTransactions();
+    } catch (IOException e) {
+      LOG.warn("no balancing while the transactions in flight cannot be read: {}", e.getMessage());
+      return List.of();
+    }
     Map<ServerName, List<RegionInfo>> assignment = new HashMap<>();
     for (ServerName s : servers.live()) {
       assignment.put(s, new ArrayList<>());
@@ -239,7 +294,8 @@ public final class Master {
         on.add(r.info());
       }
     }
-    return Balancer.plan(assignment);
+    // A region a transaction holds counts where it is but stays there; the next run evens out the rest.
+    return Balancer.plan(assignment).stream().filter(m -> !held.contains(m.region().getEncodedName())).toList();
   }
 
   public boolean balancerOn() {

@@ -3,6 +3,7 @@ package io.basalt.server.master;
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.ControlClient;
 import io.basalt.server.control.RemoteRegionServer;
 import io.basalt.server.regionserver.ClientServiceHandler;
@@ -118,7 +119,8 @@ public final class MasterNode implements AutoCloseable {
       catalog = c;
       ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient, s,
           CONTROL_TIMEOUT_MILLIS)));
-      Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()), config.balancePauseMillis());
+      Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()),
+          new PrefetchReports(zk, config.root()), config.balancePauseMillis());
       MetaView meta = new MetaView(c);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);

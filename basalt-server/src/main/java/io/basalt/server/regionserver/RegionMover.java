@@ -1,6 +1,7 @@
 package io.basalt.server.regionserver;
 
 import io.basalt.server.control.MoveSource;
+import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.transfer.FetchStats;
 import io.basalt.server.transfer.SegmentFetcher;
 import io.basalt.server.transfer.SegmentManifest;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * A region server's part in moves, both ways. As a source it pins the region's closed log segments (JE
  * keeps them intact: no cleaning) and exports them on its {@link SegmentServer}, then after CLOSE exports
  * the closed directory's final set; as a target it pulls them with a {@link SegmentFetcher} into
- * {@code <region>.incoming} and, at OPEN, pulls the rest and renames the directory into place. Every step
- * can be repeated after a crash: fetches resume, exports are re-made.
+ * {@code <region>.incoming} in the background, reporting the end in ZooKeeper ({@link PrefetchReports}),
+ * and, at OPEN, pulls the rest and renames the directory into place. Every step can be repeated after a
+ * crash: fetches resume, exports are re-made.
  */
 final class RegionMover implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionMover.class);
@@ -35,12 +37,17 @@ final class RegionMover implements AutoCloseable {
   private final SegmentFetcher fetcher;
   /** Segment sets held open for a move out, by encoded region name (pinned while serving, then closed). */
   private final Map<String, LogSegmentSet> held = new ConcurrentHashMap<>();
+  private final PrefetchReports reports;
+  /** The thread of each prefetch, running or ended, by encoded region name (one at a time per region). */
+  private final Map<String, Thread> prefetches = new ConcurrentHashMap<>();
 
-  RegionMover(StorageEngine engine, Path regionsDir, SegmentServer segments, SegmentFetcher fetcher) {
+  RegionMover(StorageEngine engine, Path regionsDir, SegmentServer segments, SegmentFetcher fetcher,
+      PrefetchReports reports) {
     this.engine = engine;
     this.regionsDir = regionsDir;
     this.segments = segments;
     this.fetcher = fetcher;
+    this.reports = reports;
   }
 
   boolean isMovingOut(String encoded) {
@@ -85,6 +92,64 @@ final class RegionMover implements AutoCloseable {
     }
   }
 
+  /**
+   * Target: starts pulling the source's exported segments into the staging directory and returns; the end
+   * (bytes received, or the failure) is reported in ZooKeeper. A prefetch of the region already running
+   * goes on instead.
+   */
+  void startPrefetch(RegionInfo region, MoveSource source) {
+    String encoded = region.getEncodedName();
+    prefetches.compute(encoded, (name, running) -> {
+      if (running != null && running.isAlive()) {
+        return running;
+      }
+      Thread t = new Thread(() -> prefetch(region, source), "basalt-prefetch-" + encoded);
+      t.setDaemon(true);
+      t.start();
+      return t;
+    });
+  }
+
+  private void prefetch(RegionInfo region, MoveSource source) {
+    long bytes = 0;
+    String failure = null;
+    try {
+      bytes = fetch(region, source);
+    } catch (IOException | RuntimeException e) {
+      failure = e.toString();
+      LOG.warn("prefetch of {} failed: {}", region.getEncodedName(), failure);
+    }
+    try {
+      reports.report(region.getEncodedName(), bytes, failure);
+    } catch (IOException e) {
+      LOG.warn("{}", e.getMessage()); // the master's wait ends when it sees the target gone or times out
+    }
+  }
+
+  /** Target: reports a prefetch with nothing to pull (the region is here already). */
+  void reportPrefetched(RegionInfo region) throws IOException {
+    reports.report(region.getEncodedName(), 0, null);
+  }
+
+  /** Target: stops the region's prefetch if one runs and waits until it has (before OPEN or an undo). */
+  void stopPrefetch(RegionInfo region) throws IOException {
+    Thread running = prefetches.remove(region.getEncodedName());
+    if (running == null) {
+      return;
+    }
+    // An interrupt closes the transfer channels; what was pulled stays staged, and a later pull resumes.
+    running.interrupt();
+    try {
+      running.join(30_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted stopping the prefetch of " + region.getEncodedName());
+    }
+    if (running.isAlive()) {
+      throw new IOException("the prefetch of " + region.getEncodedName() + " does not stop");
+    }
+  }
+
   /** Target: pulls the source's exported segments into the staging directory. Returns the bytes received. */
   long fetch(RegionInfo region, MoveSource source) throws IOException {
     FetchStats stats = fetcher.fetch(source.transferAddress(), SegmentManifest.decode(source.manifest()),
@@ -113,6 +178,7 @@ final class RegionMover implements AutoCloseable {
 
   @Override
   public void close() {
+    prefetches.values().forEach(Thread::interrupt);
     for (String encoded : held.keySet()) {
       release(encoded);
     }

@@ -3,6 +3,7 @@ package io.basalt.server.regionserver;
 import io.basalt.server.control.CloneReport;
 import io.basalt.server.control.CrashPoints;
 import io.basalt.server.control.MoveSource;
+import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.convert.Schemas;
 import io.basalt.storage.io.LocalStorageFiles;
@@ -281,8 +282,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   /** Enables moves in and out of this server (a server without a mover can only split). */
   public void enableMoves(io.basalt.server.transfer.SegmentServer segments,
-      io.basalt.server.transfer.SegmentFetcher fetcher) {
-    mover = new RegionMover(engine, regionsDir, segments, fetcher);
+      io.basalt.server.transfer.SegmentFetcher fetcher, PrefetchReports reports) {
+    mover = new RegionMover(engine, regionsDir, segments, fetcher, reports);
   }
 
   private RegionMover mover() throws IOException {
@@ -305,11 +306,13 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
-  public long prefetch(RegionInfo region, MoveSource source) throws IOException {
+  public void prefetch(RegionInfo region, MoveSource source) throws IOException {
+    RegionMover m = mover();
     if (regions.containsKey(region.getEncodedName())) {
-      return 0; // already moved in: a repeated call
+      m.reportPrefetched(region); // already moved in: a repeated call
+    } else {
+      m.startPrefetch(region, source);
     }
-    return mover().fetch(region, source);
   }
 
   @Override
@@ -327,6 +330,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         return 0;
       }
       RegionMover m = mover();
+      m.stopPrefetch(region);
       long bytes = Files.isDirectory(regionDir(region)) ? 0 : m.fetch(region, source);
       m.install(region);
       openLocked(region, table);
@@ -356,6 +360,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   public void abortMoveIn(RegionInfo region) throws IOException {
     synchronized (lock(region.getEncodedName())) {
       closeLocked(region.getEncodedName());
+      mover().stopPrefetch(region);
       mover().discard(region);
     }
   }

@@ -4,6 +4,7 @@ import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.control.ControlEndpoint;
 import io.basalt.server.control.ControlServiceHandler;
 import io.basalt.server.registry.ClientMetaServiceHandler;
+import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.registry.ZooKeeperRegistry;
 import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
@@ -63,7 +64,7 @@ public final class RegionServerNode implements AutoCloseable {
       Files.createDirectories(config.dataDir().resolve("regions"));
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
           new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT),
-          new SegmentFetcher(SegmentFetcher.Options.DEFAULT));
+          new SegmentFetcher(SegmentFetcher.Options.DEFAULT), new PrefetchReports(zk, config.root()));
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),

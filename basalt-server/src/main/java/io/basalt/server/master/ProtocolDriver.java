@@ -1,0 +1,327 @@
+package io.basalt.server.master;
+
+import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.RegionRecord;
+import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.control.CloneReport;
+import io.basalt.server.control.ControlCodec;
+import io.basalt.server.control.CrashPoints;
+import io.basalt.server.control.MoveSource;
+import io.basalt.server.control.PrefetchReports;
+import io.basalt.server.control.RegionServerControl;
+import io.basalt.server.master.protocol.Action;
+import io.basalt.server.master.protocol.MoveProtocol;
+import io.basalt.server.master.protocol.MoveTxn;
+import io.basalt.server.master.protocol.Outcome;
+import io.basalt.server.master.protocol.Protocol;
+import io.basalt.server.master.protocol.Result;
+import io.basalt.server.master.protocol.SplitProtocol;
+import io.basalt.server.master.protocol.SplitTxn;
+import io.basalt.server.master.protocol.Txn;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.hadoop.hbase.HBaseIOException;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.ipc.ServerNotRunningYetException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thin driver of the split and move protocols ({@link io.basalt.server.master.protocol}): the protocol
+ * decides, this does what each action says (ZooKeeper records, the catalog, region server calls), times
+ * the phases and retries. A protocol that cannot go on (a server it needs is down, or an action keeps
+ * failing) is abandoned as if the master had crashed: its record stays in ZooKeeper and {@link
+ * Protocol#recover} finishes or undoes it at the next reconciliation.
+ *
+ * <p>Each completed action is a crash point for tests ({@link CrashPoints}): {@code
+ * master.<split|move>.recorded.<phase>} after a record is written, {@code master.<split|move>.<Action>}
+ * after any other action.
+ */
+final class ProtocolDriver {
+  private static final Logger LOG = LoggerFactory.getLogger(ProtocolDriver.class);
+  /** Pauses before the second and third try of an action that has to be repeated. */
+  private static final long[] BACKOFF_MILLIS = {500, 1000};
+  /** Far above a pull of the largest regions (5 GB at 100 MB/s: under a minute); a live target that hangs. */
+  private static final long PREFETCH_TIMEOUT_MILLIS = 15 * 60_000;
+
+  /** A protocol left unfinished in ZooKeeper, to be recovered when what it waits for is back. */
+  static final class Abandoned extends HBaseIOException {
+    Abandoned(String message) {
+      super(message);
+    }
+  }
+
+  private final Catalog catalog;
+  private final ServerManager servers;
+  private final TransactionStore transactions;
+  private final PrefetchReports prefetches;
+  private final OperationHistory history;
+
+  ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
+      OperationHistory history) {
+    this.catalog = catalog;
+    this.servers = servers;
+    this.transactions = transactions;
+    this.prefetches = prefetches;
+    this.history = history;
+  }
+
+  /**
+   * Runs {@code p} to its end and returns how it ended.
+   *
+   * @throws Abandoned if it stopped half way, its record left for recovery
+   */
+  Outcome drive(Protocol p, TableDescriptor table) throws IOException {
+    Run run = new Run(p);
+    int attempt = 0;
+    Optional<Action> next;
+    while ((next = p.next()).isPresent()) {
+      Action a = next.get();
+      long start = System.nanoTime();
+      try {
+        p.completed(a, execute(a, table, run));
+        attempt = 0;
+      } catch (IOException | RuntimeException e) {
+        String reason = e instanceof IOException ? e.getMessage() : e.toString();
+        LOG.warn("{}: {} failed: {}", p.id(), a.getClass().getSimpleName(), reason);
+        p.failed(a, reason);
+        if (!p.next().map(a::equals).orElse(false)) {
+          continue; // the protocol turned to rolling back
+        }
+        attempt++;
+        ServerName down = serverDown(a);
+        if (down != null || attempt > BACKOFF_MILLIS.length) {
+          throw new Abandoned(p.id() + " did not finish (" + a.getClass().getSimpleName() + ": " + reason + "); "
+              + (down != null ? "it goes on when " + down + " is back" : "it is retried in the background"));
+        }
+        sleep(BACKOFF_MILLIS[attempt - 1]);
+        continue;
+      }
+      run.timed(a, start, System.nanoTime());
+      CrashPoints.reached(crashPoint(run.kind, a));
+    }
+    Outcome outcome = p.outcome().orElseThrow();
+    run.record(outcome);
+    return outcome;
+  }
+
+  private Result execute(Action a, TableDescriptor table, Run run) throws IOException {
+    if (a instanceof Action.PersistTxn r) {
+      transactions.put(r.txn().id(), r.txn().toBytes());
+    } else if (a instanceof Action.DeleteTxn d) {
+      transactions.remove(d.id());
+    } else if (a instanceof Action.SetRegionState s) {
+      catalog.putRegion(new RegionRecord(s.region(), liveOrRecorded(s.server()), s.state().name()));
+    } else if (a instanceof Action.PublishSplit s) {
+      ServerName server = liveOrRecorded(s.server());
+      RegionInfo retired = RegionInfoBuilder.newBuilder(s.parent()).setOffline(true).setSplit(true).build();
+      catalog.putRegions(List.of(
+          new RegionRecord(retired, server, RegionRecord.SPLIT, s.daughterA(), s.daughterB()),
+          new RegionRecord(s.daughterA(), server, RegionRecord.OPEN),
+          new RegionRecord(s.daughterB(), server, RegionRecord.OPEN)));
+    } else if (a instanceof Action.PublishMove m) {
+      catalog.putRegion(new RegionRecord(m.region(), liveOrRecorded(m.target()), RegionRecord.OPEN));
+    } else if (a instanceof Action.ChooseMidpoint c) {
+      Optional<byte[]> row = at(c.server()).midpoint(c.parent());
+      return row.<Result>map(Result.SplitPoint::new)
+          .orElseGet(() -> new Result.NoSplitPoint("one row only, or still empty"));
+    } else if (a instanceof Action.CloseAndClone c) {
+      CloneReport report = at(c.server()).closeAndClone(c.parent(), c.daughterA(), c.daughterB());
+      run.phases.put("close", report.closeMillis());
+      run.phases.put("clone", report.cloneMillis());
+      run.bytes += report.bytesCopied();
+    } else if (a instanceof Action.OpenDaughters o) {
+      openBoth(at(o.server()), o.daughterA(), o.daughterB(), table, run);
+    } else if (a instanceof Action.OpenRegion o) {
+      at(o.server()).openRegion(o.region(), table);
+    } else if (a instanceof Action.DropRegionFiles d) {
+      at(d.server()).dropRegion(d.region());
+    } else if (a instanceof Action.RollBackSplit r) {
+      at(r.server()).rollBackSplit(r.parent(), table, r.daughterA(), r.daughterB());
+    } else if (a instanceof Action.PreClose c) {
+      return manifest(at(c.source()).preClose(c.region()));
+    } else if (a instanceof Action.PreOpen o) {
+      run.bytes += prefetch(o);
+    } else if (a instanceof Action.Close c) {
+      return manifest(at(c.source()).closeForMove(c.region()));
+    } else if (a instanceof Action.Open o) {
+      run.bytes += at(o.target()).openMoved(o.region(), table, moveSource(o.finalManifest()));
+    } else if (a instanceof Action.ForgetRegion f) {
+      at(f.source()).finishMoveAway(f.region(), liveOrRecorded(f.target()));
+    } else if (a instanceof Action.AbortMoveIn m) {
+      at(m.target()).abortMoveIn(m.region());
+    } else if (a instanceof Action.AbortMoveAway m) {
+      at(m.source()).abortMoveAway(m.region(), table);
+    } else {
+      throw new IllegalStateException("no driver for " + a);
+    }
+    return Result.DONE;
+  }
+
+  /** The target pulls in the background and reports the end in ZooKeeper, which the driver watches. */
+  private long prefetch(Action.PreOpen o) throws IOException {
+    String encoded = o.region().getEncodedName();
+    prefetches.clear(encoded);
+    at(o.target()).prefetch(o.region(), moveSource(o.manifest()));
+    long bytes = prefetches.await(encoded, () -> servers.liveAt(o.target()).isPresent(), PREFETCH_TIMEOUT_MILLIS);
+    prefetches.clear(encoded);
+    return bytes;
+  }
+
+  /** The daughters open in parallel: the split's unavailability is one open, not two. */
+  private static void openBoth(RegionServerControl rs, RegionInfo a, RegionInfo b, TableDescriptor table, Run run)
+      throws IOException {
+    CompletableFuture<Long> openB = CompletableFuture.supplyAsync(() -> {
+      try {
+        return timedOpen(rs, b, table);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    long openA = timedOpen(rs, a, table);
+    try {
+      run.phases.put("openA", openA);
+      run.phases.put("openB", openB.join());
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof UncheckedIOException u ? u.getCause()
+          : new IOException("opening " + b.getRegionNameAsString() + " failed", e.getCause());
+    }
+  }
+
+  private static long timedOpen(RegionServerControl rs, RegionInfo region, TableDescriptor table) throws IOException {
+    long t = System.nanoTime();
+    rs.openRegion(region, table);
+    return (System.nanoTime() - t) / 1_000_000;
+  }
+
+  private static Result.Manifest manifest(MoveSource source) {
+    return new Result.Manifest(new ControlCodec.Writer().moveSource(source).toBytes());
+  }
+
+  private static MoveSource moveSource(Result.Manifest manifest) throws IOException {
+    return new ControlCodec.Reader(manifest.bytes()).moveSource();
+  }
+
+  /** The instance live now at a recorded server's address (a restarted server keeps its directories). */
+  private RegionServerControl at(ServerName recorded) throws IOException {
+    ServerName live = servers.liveAt(recorded).orElseThrow(() ->
+        new ServerNotRunningYetException("region server " + recorded.getAddress() + " is not online"));
+    return servers.control(live);
+  }
+
+  private ServerName liveOrRecorded(ServerName recorded) {
+    return servers.liveAt(recorded).orElse(recorded);
+  }
+
+  /** The server an action needs, if it is down now (waiting for it beats retrying). */
+  private ServerName serverDown(Action a) {
+    ServerName s = a.site().regionServer();
+    return s != null && servers.liveAt(s).isEmpty() ? s : null;
+  }
+
+  private static String crashPoint(String kind, Action a) {
+    if (a instanceof Action.PersistTxn r) {
+      String phase = r.txn() instanceof SplitTxn s ? s.phase().name() : ((MoveTxn) r.txn()).phase().name();
+      return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
+    }
+    return "master." + kind + "." + a.getClass().getSimpleName();
+  }
+
+  private static void sleep(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while retrying");
+    }
+  }
+
+  /** What one drive measured: phases as the status page and benchmarks name them, unavailability, bytes. */
+  private final class Run {
+    final String kind;
+    final Protocol protocol;
+    final long startedAt = System.currentTimeMillis();
+    final Map<String, Long> phases = new LinkedHashMap<>();
+    long bytes;
+    /** Nanos when the region stopped serving, and when its successor(s) served and were published. */
+    long unavailableFrom;
+    long unavailableTo;
+    RegionInfo region;
+    ServerName from;
+    ServerName to;
+
+    Run(Protocol p) {
+      this.protocol = p;
+      this.kind = p instanceof SplitProtocol ? "split" : "move";
+      if (p instanceof SplitProtocol s) {
+        s.txn().ifPresent(this::describe);
+      } else {
+        describe(((MoveProtocol) p).txn());
+      }
+    }
+
+    void timed(Action a, long start, long end) {
+      long millis = (end - start) / 1_000_000;
+      if (a instanceof Action.PersistTxn r) {
+        describe(r.txn());
+      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close) {
+        unavailableFrom = start;
+        if (a instanceof Action.Close) {
+          phases.put("close", millis);
+        }
+      } else if (a instanceof Action.PublishSplit) {
+        phases.put("publish", millis);
+      } else if (a instanceof Action.OpenDaughters) {
+        unavailableTo = end;
+      } else if (a instanceof Action.PreClose || a instanceof Action.PreOpen) {
+        phases.merge("prefetch", millis, Long::sum);
+      } else if (a instanceof Action.Open) {
+        phases.put("catchUpAndOpen", millis);
+      } else if (a instanceof Action.PublishMove) {
+        phases.put("publish", millis);
+        unavailableTo = end;
+      } else if (a instanceof Action.ForgetRegion) {
+        phases.put("cleanUp", millis);
+      }
+    }
+
+    private void describe(Txn txn) {
+      if (txn instanceof SplitTxn s) {
+        region = s.parent();
+        from = s.server();
+        to = s.server();
+      } else {
+        MoveTxn m = (MoveTxn) txn;
+        region = m.region();
+        from = m.source();
+        to = m.target();
+      }
+    }
+
+    /**
+     * Splits and moves that this drive saw through go into the history; rolled back ones and those finished
+     * after a crash (their unavailability unknown) are in the log only.
+     */
+    void record(Outcome outcome) {
+      LOG.info("{}: {} {}", protocol.id(), outcome, phases);
+      boolean happened = outcome.kind() == Outcome.Kind.SPLIT || outcome.kind() == Outcome.Kind.MOVED;
+      if (!happened || region == null || unavailableFrom == 0 || unavailableTo < unavailableFrom) {
+        return;
+      }
+      long unavailable = (unavailableTo - unavailableFrom) / 1_000_000;
+      history.add(new OperationHistory.Operation(kind, region.getRegionNameAsString(), from.toString(),
+          to.toString(), startedAt, phases, unavailable, bytes, outcome.kind().name()));
+    }
+  }
+}
