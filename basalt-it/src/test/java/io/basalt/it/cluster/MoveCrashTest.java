@@ -3,6 +3,7 @@ package io.basalt.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
@@ -30,11 +31,18 @@ class MoveCrashTest {
   @ParameterizedTest(name = "{0} dies at {1}")
   @CsvSource({
       "master, master.move.recorded.started, source",
+      "master, master.move.SetRegionState, source",
+      "master, master.move.PreClose, source",
+      "master, master.move.PreOpen, source",
       "master, master.move.recorded.prefetched, source",
+      "master, master.move.Close, source",
       "master, master.move.Open, source",
       "master, master.move.recorded.opened, target",
       "master, master.move.PublishMove, target",
+      "master, master.move.OpenRegion, target",
+      "master, master.move.ForgetRegion, target",
       "source, regionserver.move.closed, source",
+      "target, regionserver.move.prefetched, source",
   })
   void crashAtEveryStep(String role, String point, String owner) throws Exception {
     try (LocalCluster cluster = new LocalCluster(dir, 1, 2);
@@ -47,7 +55,11 @@ class MoveCrashTest {
       int sourcePort = location(conn, name);
       LocalCluster.Node source = cluster.regionServers().stream().filter(n -> n.port() == sourcePort).findFirst().orElseThrow();
       LocalCluster.Node target = cluster.regionServers().stream().filter(n -> n != source).findFirst().orElseThrow();
-      LocalCluster.Node victim = role.equals("master") ? cluster.masters().get(0) : source;
+      LocalCluster.Node victim = switch (role) {
+        case "master" -> cluster.masters().get(0);
+        case "source" -> source;
+        default -> target;
+      };
       cluster.stop(victim);
       victim.crashAt(point);
       cluster.start(victim);
@@ -61,8 +73,7 @@ class MoveCrashTest {
         load.awaitWrites(300, 90_000);
         try (Connection c = ConnectionFactory.createConnection(cluster.impatientClientConfiguration());
              Admin a = c.getAdmin()) {
-          ServerName to = a.getRegionServers().stream().filter(s -> s.getPort() == target.port()).findFirst().orElseThrow();
-          a.move(region.getEncodedNameAsBytes(), to);
+          a.move(region.getEncodedNameAsBytes(), listed(a, target.port()));
         } catch (Exception expected) {
           System.out.println(point + ": move call ended with " + expected);
         }
@@ -82,6 +93,19 @@ class MoveCrashTest {
         assertThat(load.verify()).isEmpty();
         assertThat(load.wrongReads()).isZero();
       }
+    }
+  }
+
+  /** The region server at {@code port} once the master lists it (a restarted one registers a moment later). */
+  private static ServerName listed(Admin admin, int port) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      Optional<ServerName> s = admin.getRegionServers().stream().filter(n -> n.getPort() == port).findFirst();
+      if (s.isPresent()) {
+        return s.get();
+      }
+      assertThat(System.nanoTime()).as("region server on port %d listed by the master", port).isLessThan(deadline);
+      Thread.sleep(200);
     }
   }
 

@@ -29,10 +29,13 @@ class SplitCrashTest {
   @ParameterizedTest(name = "{0} dies at {1}")
   @CsvSource({
       "master, master.split.recorded.started, 1",
+      "master, master.split.SetRegionState, 1",
       "master, master.split.CloseAndClone, 1",
       "master, master.split.recorded.cloned, 2",
       "master, master.split.PublishSplit, 2",
       "master, master.split.OpenDaughters, 2",
+      "master, master.split.recorded.published, 2",
+      "master, master.split.DropRegionFiles, 2",
       "regionserver, regionserver.split.closed, 1",
       "regionserver, regionserver.split.cloned-one, 1",
   })

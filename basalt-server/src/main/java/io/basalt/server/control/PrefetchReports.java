@@ -5,8 +5,8 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
@@ -23,10 +23,13 @@ import org.apache.zookeeper.data.Stat;
 public final class PrefetchReports {
   private final CuratorFramework zk;
   private final String dir;
+  /** Where region servers register ({@code ServerRegistration}): a target is alive while its znode is. */
+  private final String servers;
 
   public PrefetchReports(CuratorFramework zk, String root) {
     this.zk = zk;
     this.dir = root + "/prefetched";
+    this.servers = root + "/servers";
   }
 
   /** Target: the pull of {@code encoded} ended, with {@code bytes} received, or failed for {@code reason}. */
@@ -54,12 +57,13 @@ public final class PrefetchReports {
   }
 
   /**
-   * Master: waits, with a watch, for the report on {@code encoded} and returns the bytes received.
+   * Master: waits, with a watch, for the report on {@code encoded} and returns the bytes received. The
+   * registration of {@code target} (this very instance, start code included) is checked every second: a
+   * target that died or restarted ends the wait, whatever the master's own view of the servers says.
    *
-   * @param targetAlive checked every second: the wait ends with an IOException once it says no
    * @throws IOException if the target reported a failure, went away, or did not report in time
    */
-  public long await(String encoded, BooleanSupplier targetAlive, long timeoutMillis) throws IOException {
+  public long await(String encoded, ServerName target, long timeoutMillis) throws IOException {
     String path = dir + "/" + encoded;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
     try {
@@ -72,8 +76,8 @@ public final class PrefetchReports {
           stat = watch(path, changed);
           continue;
         }
-        if (!targetAlive.getAsBoolean()) {
-          throw new IOException("the target of " + encoded + " went away before its prefetch was reported");
+        if (zk.checkExists().forPath(servers + "/" + target.getServerName()) == null) {
+          throw new IOException(target + ", the target of " + encoded + ", went away before its prefetch was reported");
         }
         if (System.nanoTime() > deadline) {
           throw new IOException("no prefetch report on " + encoded + " within " + timeoutMillis + " ms");

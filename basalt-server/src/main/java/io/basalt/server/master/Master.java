@@ -111,13 +111,23 @@ public final class Master {
   public synchronized void reconcile() {
     reconcilePending = false;
     recoverTransactions();
+    Set<String> held;
+    try {
+      // A region a transaction still holds is its protocol's to open (and another server's copy of it may be
+      // stale): never assigned here.
+      held = heldByTransactions();
+    } catch (IOException e) {
+      reconcilePending = true;
+      LOG.warn("no assignment while the transactions in flight cannot be read: {}", e.getMessage());
+      return;
+    }
     Map<String, ServerName> stored = null;
     for (TableDescriptor t : catalog.tables()) {
       if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) != TableState.State.ENABLED) {
         continue;
       }
       for (RegionRecord r : catalog.regions(t.getTableName())) {
-        if (!RegionRecord.OPEN.equals(r.state())) {
+        if (!RegionRecord.OPEN.equals(r.state()) || held.contains(r.info().getEncodedName())) {
           continue;
         }
         try {
@@ -181,7 +191,7 @@ public final class Master {
       return protocols.drive(p, table);
     } catch (ProtocolDriver.Abandoned e) {
       reconcilePending = true;
-      throw e;
+      throw new org.apache.hadoop.hbase.HBaseIOException(e.getMessage());
     }
   }
 
@@ -190,6 +200,17 @@ public final class Master {
     if (heldByTransactions().contains(region.getEncodedName())) {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(region.getRegionNameAsString()
           + " is held by an unfinished split or move; try again when it is done");
+    }
+  }
+
+  /** Refuses table-wide changes while a split or move holds one of the table's regions (retriable). */
+  private void checkNoneInTransaction(TableName table) throws IOException {
+    Set<String> held = heldByTransactions();
+    for (RegionRecord r : catalog.regions(table)) {
+      if (held.contains(r.info().getEncodedName())) {
+        throw new PleaseHoldException(r.info().getRegionNameAsString() + " of " + table
+            + " is held by an unfinished split or move; try again when it is done");
+      }
     }
   }
 
@@ -499,6 +520,7 @@ public final class Master {
 
   public synchronized void disableTable(TableName name) throws IOException {
     table(name);
+    checkNoneInTransaction(name);
     if (catalog.state(name).orElseThrow() != TableState.State.ENABLED) {
       throw new TableNotEnabledException(name);
     }
@@ -509,6 +531,7 @@ public final class Master {
 
   public synchronized void enableTable(TableName name) throws IOException {
     TableDescriptor desc = table(name);
+    checkNoneInTransaction(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
@@ -519,6 +542,7 @@ public final class Master {
 
   public synchronized void deleteTable(TableName name) throws IOException {
     table(name);
+    checkNoneInTransaction(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
@@ -531,6 +555,7 @@ public final class Master {
 
   public synchronized void truncateTable(TableName name, boolean preserveSplits) throws IOException {
     TableDescriptor desc = table(name);
+    checkNoneInTransaction(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }

@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.apache.hadoop.hbase.HBaseIOException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
@@ -55,8 +54,11 @@ final class ProtocolDriver {
   /** Far above a pull of the largest regions (5 GB at 100 MB/s: under a minute); a live target that hangs. */
   private static final long PREFETCH_TIMEOUT_MILLIS = 15 * 60_000;
 
-  /** A protocol left unfinished in ZooKeeper, to be recovered when what it waits for is back. */
-  static final class Abandoned extends HBaseIOException {
+  /**
+   * A protocol left unfinished in ZooKeeper, to be recovered when what it waits for is back. Master-internal:
+   * clients are given an exception class they know.
+   */
+  static final class Abandoned extends IOException {
     Abandoned(String message) {
       super(message);
     }
@@ -172,9 +174,10 @@ final class ProtocolDriver {
   /** The target pulls in the background and reports the end in ZooKeeper, which the driver watches. */
   private long prefetch(Action.PreOpen o) throws IOException {
     String encoded = o.region().getEncodedName();
+    ServerName target = live(o.target());
     prefetches.clear(encoded);
-    at(o.target()).prefetch(o.region(), moveSource(o.manifest()));
-    long bytes = prefetches.await(encoded, () -> servers.liveAt(o.target()).isPresent(), PREFETCH_TIMEOUT_MILLIS);
+    servers.control(target).prefetch(o.region(), moveSource(o.manifest()));
+    long bytes = prefetches.await(encoded, target, PREFETCH_TIMEOUT_MILLIS);
     prefetches.clear(encoded);
     return bytes;
   }
@@ -215,9 +218,12 @@ final class ProtocolDriver {
 
   /** The instance live now at a recorded server's address (a restarted server keeps its directories). */
   private RegionServerControl at(ServerName recorded) throws IOException {
-    ServerName live = servers.liveAt(recorded).orElseThrow(() ->
+    return servers.control(live(recorded));
+  }
+
+  private ServerName live(ServerName recorded) throws ServerNotRunningYetException {
+    return servers.liveAt(recorded).orElseThrow(() ->
         new ServerNotRunningYetException("region server " + recorded.getAddress() + " is not online"));
-    return servers.control(live);
   }
 
   private ServerName liveOrRecorded(ServerName recorded) {

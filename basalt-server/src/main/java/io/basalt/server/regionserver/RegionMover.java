@@ -1,5 +1,6 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.control.CrashPoints;
 import io.basalt.server.control.MoveSource;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.transfer.FetchStats;
@@ -124,6 +125,7 @@ final class RegionMover implements AutoCloseable {
     } catch (IOException e) {
       LOG.warn("{}", e.getMessage()); // the master's wait ends when it sees the target gone or times out
     }
+    CrashPoints.reached("regionserver.move.prefetched");
   }
 
   /** Target: reports a prefetch with nothing to pull (the region is here already). */
@@ -133,7 +135,7 @@ final class RegionMover implements AutoCloseable {
 
   /** Target: stops the region's prefetch if one runs and waits until it has (before OPEN or an undo). */
   void stopPrefetch(RegionInfo region) throws IOException {
-    Thread running = prefetches.remove(region.getEncodedName());
+    Thread running = prefetches.get(region.getEncodedName());
     if (running == null) {
       return;
     }
@@ -148,6 +150,7 @@ final class RegionMover implements AutoCloseable {
     if (running.isAlive()) {
       throw new IOException("the prefetch of " + region.getEncodedName() + " does not stop");
     }
+    prefetches.remove(region.getEncodedName(), running);
   }
 
   /** Target: pulls the source's exported segments into the staging directory. Returns the bytes received. */

@@ -307,11 +307,13 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   @Override
   public void prefetch(RegionInfo region, MoveSource source) throws IOException {
-    RegionMover m = mover();
-    if (regions.containsKey(region.getEncodedName())) {
-      m.reportPrefetched(region); // already moved in: a repeated call
-    } else {
-      m.startPrefetch(region, source);
+    synchronized (lock(region.getEncodedName())) {
+      RegionMover m = mover();
+      if (regions.containsKey(region.getEncodedName())) {
+        m.reportPrefetched(region); // already moved in: a repeated call
+      } else {
+        m.startPrefetch(region, source);
+      }
     }
   }
 

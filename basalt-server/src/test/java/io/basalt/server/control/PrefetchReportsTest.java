@@ -10,8 +10,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(60)
 class PrefetchReportsTest {
+  private static final ServerName TARGET = ServerName.valueOf("127.0.0.1", 16020, 1);
+
   @TempDir Path dir;
   private EmbeddedZooKeeper zooKeeper;
   private CuratorFramework master;
@@ -39,12 +42,18 @@ class PrefetchReportsTest {
     zooKeeper.close();
   }
 
+  private void register(ServerName server) throws Exception {
+    target.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
+        .forPath("/basalt/servers/" + server.getServerName());
+  }
+
   @Test
   void theWaitEndsWhenTheTargetReportsThroughTheWatch() throws Exception {
+    register(TARGET);
     PrefetchReports waiting = new PrefetchReports(master, "/basalt");
     CompletableFuture<Long> bytes = CompletableFuture.supplyAsync(() -> {
       try {
-        return waiting.await("r1", () -> true, 30_000);
+        return waiting.await("r1", TARGET, 30_000);
       } catch (IOException e) {
         throw new RuntimeException(e);
       }
@@ -57,22 +66,30 @@ class PrefetchReportsTest {
 
   @Test
   void aReportedFailureIsThrownAndClearForgetsIt() throws Exception {
+    register(TARGET);
     PrefetchReports reports = new PrefetchReports(master, "/basalt");
     reports.report("r2", 0, "java.io.IOException: connection reset");
-    assertThatThrownBy(() -> reports.await("r2", () -> true, 1_000))
+    assertThatThrownBy(() -> reports.await("r2", TARGET, 1_000))
         .isInstanceOf(IOException.class).hasMessageContaining("connection reset");
     reports.clear("r2");
     reports.clear("r2");
     reports.report("r2", 7, null); // a later prefetch overwrites nothing stale
-    assertThat(reports.await("r2", () -> true, 1_000)).isEqualTo(7);
+    assertThat(reports.await("r2", TARGET, 1_000)).isEqualTo(7);
   }
 
   @Test
-  void aTargetThatGoesAwayEndsTheWait() {
-    AtomicBoolean alive = new AtomicBoolean(true);
+  void aTargetWhoseRegistrationEndsEndsTheWait() throws Exception {
+    register(TARGET);
     PrefetchReports reports = new PrefetchReports(master, "/basalt");
-    CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS).execute(() -> alive.set(false));
-    assertThatThrownBy(() -> reports.await("r3", alive::get, 30_000))
+    CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS).execute(target::close); // its session ends
+    assertThatThrownBy(() -> reports.await("r3", TARGET, 30_000))
+        .isInstanceOf(IOException.class).hasMessageContaining("went away");
+  }
+
+  @Test
+  void aRestartedTargetIsNotTheOneThatWasAsked() throws Exception {
+    register(ServerName.valueOf("127.0.0.1", 16020, 2)); // same address, a later start code
+    assertThatThrownBy(() -> new PrefetchReports(master, "/basalt").await("r4", TARGET, 30_000))
         .isInstanceOf(IOException.class).hasMessageContaining("went away");
   }
 }
