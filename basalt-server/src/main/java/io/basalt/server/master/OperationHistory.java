@@ -12,9 +12,10 @@ public final class OperationHistory {
   private static final int KEEP = 200;
 
   /**
-   * One finished operation. {@code phasesMillis} in protocol order (split: close, clone, openA, openB,
-   * publish; move: prefetch, close, catchUpAndOpen, publish, cleanUp); {@code unavailableMillis} from the region
-   * refusing requests to its successor(s) being published.
+   * One finished operation. {@code phasesMillis} in protocol order (split: close, clone, publish, openA,
+   * openB; move: prefetch, close, catchUpAndOpen, publish, cleanUp); {@code unavailableMillis} from the region
+   * refusing requests until its successor serves (split: daughters published and opened; move: the target
+   * published, having opened before).
    */
   public record Operation(String kind, String region, String from, String to, long startedAtMillis,
       Map<String, Long> phasesMillis, long unavailableMillis, long bytes, String outcome) {
