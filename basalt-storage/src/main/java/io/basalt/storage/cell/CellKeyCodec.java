@@ -156,6 +156,11 @@ public final class CellKeyCodec {
     return out;
   }
 
+  /** The {@link #columnPrefix} of a column cell's encoded key: the key without its timestamp and type. */
+  public static byte[] columnPrefixOf(byte[] key) {
+    return Arrays.copyOf(key, key.length - 9);
+  }
+
   /** A key above every key of the column and below every key of the next column. */
   public static byte[] columnEnd(byte[] row, byte[] qualifier) {
     byte[] p = columnPrefix(row, qualifier);

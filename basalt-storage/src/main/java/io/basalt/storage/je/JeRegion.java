@@ -87,6 +87,11 @@ final class JeRegion implements Region {
   private volatile boolean cellCountKnown;
   private final LongAdder rowsRead = new LongAdder();
   private final LongAdder rowsWritten = new LongAdder();
+  /**
+   * Bumped after every change to stored keys, before the row lock is released: a scanner that sees it
+   * unchanged knows its cursors still sit where the last row's walk left them (see JeScanner).
+   */
+  private final AtomicLong changes = new AtomicLong();
   private final Map<Durability, TransactionConfig> txnConfigs = new EnumMap<>(Durability.class);
   /** Commits of a batch before its last: into JE's log buffer, written by the batch's last commit. */
   private final TransactionConfig noFlushCommit = Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
@@ -247,6 +252,16 @@ final class JeRegion implements Region {
     return locks;
   }
 
+  /** How many changes to stored keys were made so far; see {@link #changes}. */
+  long changeCount() {
+    return changes.get();
+  }
+
+  /** Records a change made outside {@link #applyLocked}, before its row lock is released. */
+  void countChange() {
+    changes.incrementAndGet();
+  }
+
   RegionMetadata metadata() {
     return metadata;
   }
@@ -329,10 +344,11 @@ final class JeRegion implements Region {
 
   /** Reads one row applying the filter's row-level calls in HBase's order. */
   static List<Cell> readWithRowFilter(RowReader reader, byte[] row, Cursor[] cursors) {
-    return readRowFiltered(reader, row, cursors).cells();
+    return readRowFiltered(reader, row, cursors, null).cells();
   }
 
-  static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, Cursor[] cursors) {
+  /** {@code starts}: where the cursors already are, see {@link RowReader#read}. */
+  static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, Cursor[] cursors, byte[][] starts) {
     var filter = reader.options().filter();
     if (filter != null) {
       filter.reset();
@@ -340,7 +356,7 @@ final class JeRegion implements Region {
         return new RowReader.Outcome(List.of(), null, null);
       }
     }
-    RowReader.Outcome outcome = reader.read(row, cursors);
+    RowReader.Outcome outcome = reader.read(row, cursors, starts);
     if (filter == null) {
       return outcome;
     }
@@ -571,6 +587,7 @@ final class JeRegion implements Region {
       } else {
         cellCount.addAndGet(added);
       }
+      changes.incrementAndGet();
     }
   }
 
@@ -593,7 +610,9 @@ final class JeRegion implements Region {
       }
     }
     long added = 0;
+    // Columns put to, and whether each may now hold more than VERSIONS puts (as of its last put here).
     List<Cell> touchedColumns = new ArrayList<>(resolved.size());
+    List<Boolean> mayExceed = new ArrayList<>(resolved.size());
     for (Cell c : resolved) {
       FamilyStore f = family(c.family());
       Cursor cursor = cursors.of(f);
@@ -604,25 +623,61 @@ final class JeRegion implements Region {
       } else {
         cursor.put(key, value, Put.OVERWRITE, null);
       }
-      if (c.type() == CellType.PUT && !sameColumnIn(touchedColumns, c)) {
-        touchedColumns.add(c);
+      if (c.type() == CellType.PUT) {
+        boolean exceeds = !fitsVersions(cursor, key.getData(), f.schema().maxVersions());
+        int i = indexOfColumn(touchedColumns, c);
+        if (i < 0) {
+          touchedColumns.add(c);
+          mayExceed.add(exceeds);
+        } else {
+          mayExceed.set(i, exceeds);
+        }
       }
     }
-    for (Cell c : touchedColumns) {
-      FamilyStore f = family(c.family());
-      added -= trimColumn(cursors.of(f), f, row, c.qualifier(), now);
+    for (int i = 0; i < touchedColumns.size(); i++) {
+      if (mayExceed.get(i)) {
+        Cell c = touchedColumns.get(i);
+        FamilyStore f = family(c.family());
+        added -= trimColumn(cursors.of(f), f, row, c.qualifier(), now);
+      }
     }
     return added;
   }
 
   /** A mutation touches few columns: a list scan beats building string keys for a map. */
-  private static boolean sameColumnIn(List<Cell> cells, Cell c) {
-    for (Cell o : cells) {
+  private static int indexOfColumn(List<Cell> cells, Cell c) {
+    for (int i = 0; i < cells.size(); i++) {
+      Cell o = cells.get(i);
       if (Bytes.compare(o.family(), c.family()) == 0 && Bytes.compare(o.qualifier(), c.qualifier()) == 0) {
-        return true;
+        return i;
       }
     }
-    return false;
+    return -1;
+  }
+
+  /**
+   * Whether the column of the key just put (the cursor is on it) holds no more than {@code maxVersions} puts,
+   * found by stepping from the cursor without a B+-tree search. A put of the newest version (the usual one)
+   * is the column's first key, so it takes a step back and the column's length forward. False (the caller
+   * then trims, which searches) when the key is not the column's first or the column is too long.
+   */
+  private static boolean fitsVersions(Cursor cursor, byte[] putKey, int maxVersions) {
+    byte[] column = CellKeyCodec.columnPrefixOf(putKey);
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    OperationStatus st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
+    if (st != OperationStatus.SUCCESS || CellKeyCodec.startsWith(key.getData(), column)) {
+      return false;
+    }
+    int puts = 0;
+    st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED); // back on the key put
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), column)) {
+      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+        return false;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return true;
   }
 
   @Override

@@ -18,6 +18,10 @@ import java.util.List;
 /**
  * A scan over a {@link JeRegion}. Between calls it keeps only where to resume (a row bound) and the rest of
  * a row being returned in batches; cursors live only within one {@link #next} call.
+ *
+ * <p>Within a call a forward scan searches the B+-tree once per family, not once per row: the walk of a row
+ * leaves each cursor on the first key past it, which is where the next row starts. That holds only while no
+ * write changed the region's keys in between, which {@link JeRegion#changeCount} tells; else rows are sought.
  */
 final class JeScanner implements RegionScanner {
   private final JeRegion region;
@@ -35,6 +39,12 @@ final class JeScanner implements RegionScanner {
 
   /** Per family, the first key past the last row read in this batch (RowReader.END: none), or null. */
   private byte[][] nextKeys;
+  /** Per family, the key the cursor is on, at or after the row nextRow chose (RowReader.END: none), or null. */
+  private byte[][] starts;
+  /** The region's change count before the cursors reached the positions in {@link #starts}. */
+  private long startsChangeCount;
+  /** False once a row's read has started, so a second (locked) attempt searches afresh. */
+  private boolean startsUsable;
   private List<Cell> pending;
   private int pendingPos;
   private byte[] pendingRow;
@@ -108,6 +118,7 @@ final class JeScanner implements RegionScanner {
     List<RowResult> out = new ArrayList<>();
     long bytes = 0;
     nextKeys = null; // positions from an earlier call may be stale
+    startsChangeCount = region.changeCount();
     RowReader reader = new RowReader(families, spec.read(), now);
     Cursor[] cursors = Cursors.open(families);
     try {
@@ -141,9 +152,10 @@ final class JeScanner implements RegionScanner {
         }
         resumeRow = row;
         resumeInclusive = false;
+        startsUsable = true;
         RowReader.Outcome outcome = filter != null
             ? readLocked(reader, row, cursors)
-            : region.rowLocks().readRow(row, () -> JeRegion.readRowFiltered(reader, row, cursors));
+            : region.rowLocks().readRow(row, () -> readRow(reader, row, cursors));
         nextKeys = spec.reversed() ? null : outcome.nextKeys();
         if (outcome.seekRow() != null && !spec.reversed()) {
           resumeRow = outcome.seekRow();
@@ -175,12 +187,21 @@ final class JeScanner implements RegionScanner {
     return out;
   }
 
+  /** Reads the row (under its lock, or optimistically), from the cursors' positions if no write moved keys. */
+  private RowReader.Outcome readRow(RowReader reader, byte[] row, Cursor[] cursors) {
+    long changeCount = region.changeCount();
+    byte[][] from = startsUsable && changeCount == startsChangeCount ? starts : null;
+    startsUsable = false;
+    startsChangeCount = changeCount;
+    return JeRegion.readRowFiltered(reader, row, cursors, from);
+  }
+
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
   private RowReader.Outcome readLocked(RowReader reader, byte[] row, Cursor[] cursors) {
     var lock = region.rowLocks().forRow(row);
     long stamp = lock.readLock();
     try {
-      return JeRegion.readRowFiltered(reader, row, cursors);
+      return readRow(reader, row, cursors);
     } finally {
       lock.unlockRead(stamp);
     }
@@ -211,21 +232,28 @@ final class JeScanner implements RegionScanner {
     return stopInclusive ? c > 0 : c >= 0;
   }
 
-  /** The next row in scan order having a key in any selected family, or null. */
+  /**
+   * The next row in scan order having a key in any selected family, or null. A forward scan also notes in
+   * {@link #starts} where each cursor is: on the first key at or after that row.
+   */
   private byte[] nextRow(Cursor[] cursors) {
     byte[] best = null;
-    DatabaseEntry key = Cursors.entry();
-    DatabaseEntry data = Cursors.noData();
+    starts = spec.reversed() ? null : new byte[cursors.length][];
     for (int f = 0; f < cursors.length; f++) {
       Cursor c = cursors[f];
       byte[] known = nextKeys == null ? null : nextKeys[f];
       byte[] candidate;
       if (known == RowReader.END) {
+        noteStart(f, RowReader.END);
         continue;
       } else if (known != null) {
+        noteStart(f, known);
         candidate = CellKeyCodec.decodeRow(known);
       } else {
+        DatabaseEntry key = Cursors.entry();
+        DatabaseEntry data = Cursors.noData();
         candidate = spec.reversed() ? previousRowIn(c, key, data) : nextRowIn(c, key, data);
+        noteStart(f, candidate == null ? RowReader.END : key.getData());
       }
       if (candidate == null) {
         continue;
@@ -235,6 +263,12 @@ final class JeScanner implements RegionScanner {
       }
     }
     return best;
+  }
+
+  private void noteStart(int family, byte[] key) {
+    if (starts != null) {
+      starts[family] = key;
+    }
   }
 
   private byte[] nextRowIn(Cursor c, DatabaseEntry key, DatabaseEntry data) {

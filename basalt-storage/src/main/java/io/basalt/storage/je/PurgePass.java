@@ -127,6 +127,7 @@ final class PurgePass {
         return removed;
       });
     } finally {
+      region.countChange();
       lock.unlockWrite(stamp);
     }
   }

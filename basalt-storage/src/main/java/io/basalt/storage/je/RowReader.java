@@ -31,6 +31,9 @@ final class RowReader {
   /** Marks a family with no keys after the row. */
   static final byte[] END = new byte[0];
 
+  /** Steps to take within a column before searching for its end instead. */
+  private static final int COLUMN_STEPS = 4;
+
   private final List<FamilyStore> families;
   private final ReadOptions options;
   private final long now;
@@ -53,8 +56,12 @@ final class RowReader {
    * Reads {@code row}. Row-level filter calls ({@code filterRowKey}, {@code filterRowCells},
    * {@code filterRow}) are the caller's; this applies {@code filterCell}/{@code transformCell} and hints.
    * {@code seekRow} is set when a filter hint points past this row.
+   *
+   * <p>{@code starts} (may be null) spares a scanner the B+-tree search of each row: {@code starts[f]} non-null
+   * says cursor f already sits on the first key at or after the row ({@link #END}: the family has none), as
+   * the walk of the row before left it. Null entries are searched.
    */
-  Outcome read(byte[] row, Cursor[] cursors) {
+  Outcome read(byte[] row, Cursor[] cursors, byte[][] starts) {
     List<Cell> out = new ArrayList<>();
     byte[][] nextKeys = new byte[families.size()][];
     ReadFilter filter = options.filter();
@@ -66,7 +73,7 @@ final class RowReader {
         continue;
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
-      walk.run();
+      walk.run(starts == null ? null : starts[f]);
       nextKeys[f] = walk.nextKey;
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow, new byte[families.size()][]);
@@ -87,7 +94,8 @@ final class RowReader {
     private final List<byte[]> wanted;
     private final VersionTracker tracker;
     private final DatabaseEntry key = new DatabaseEntry();
-    private final DatabaseEntry data = new DatabaseEntry();
+    /** The walk moves over keys only; a cell's value is read once the cell is known to be visible. */
+    private final DatabaseEntry noData = Cursors.noData();
 
     byte[] hintRow;
     byte[] hintFamily;
@@ -106,8 +114,13 @@ final class RowReader {
       this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
     }
 
-    void run() {
-      if (!seek(CellKeyCodec.familyMarkerPrefix(row))) {
+    /** {@code start}: see {@link RowReader#read}. */
+    void run(byte[] start) {
+      if (start == END) {
+        nextKey = END;
+        return;
+      }
+      if (!(start != null && current() || seek(CellKeyCodec.familyMarkerPrefix(row)))) {
         return;
       }
       // Family markers come first in the row.
@@ -125,11 +138,10 @@ final class RowReader {
           return;
         }
       }
+      // Wanted columns are sought from the first column on: usually the row starts with one, and no search is needed.
       int wantedIndex = 0;
-      if (wanted != null) {
-        if (wanted.isEmpty() || !seek(CellKeyCodec.columnPrefix(row, wanted.get(0)))) {
-          return;
-        }
+      if (wanted != null && wanted.isEmpty()) {
+        return;
       }
       byte[] column = null;
       int included = 0;
@@ -167,12 +179,20 @@ final class RowReader {
           continue;
         }
         if (verdict == Verdict.NO_MORE_IN_COLUMN) {
-          if (!seek(CellKeyCodec.columnEnd(row, q))) {
+          if (!nextColumn(k, q)) {
             return;
           }
           continue;
         }
-        Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), data.getData());
+        byte[] value = value();
+        if (value == null) {
+          // Deleted since the cursor reached it (possible only in an optimistic read, which the caller redoes).
+          if (!next()) {
+            return;
+          }
+          continue;
+        }
+        Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), value);
         Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(cell);
         switch (decision) {
           case SKIP:
@@ -181,7 +201,7 @@ final class RowReader {
             }
             continue;
           case NEXT_COL:
-            if (!seek(CellKeyCodec.columnEnd(row, q))) {
+            if (!nextColumn(k, q)) {
               return;
             }
             continue;
@@ -204,7 +224,7 @@ final class RowReader {
           return;
         }
         if (decision == Decision.INCLUDE_AND_NEXT_COL || included >= options.maxVersions()) {
-          if (!seek(CellKeyCodec.columnEnd(row, q))) {
+          if (!nextColumn(k, q)) {
             return;
           }
           continue;
@@ -258,13 +278,43 @@ final class RowReader {
 
     private boolean seek(byte[] target) {
       key.setData(target);
-      boolean found = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      boolean found = cursor.getSearchKeyRange(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
       nextKey = found ? null : END;
       return found;
     }
 
+    /**
+     * Moves to the first key after the column of {@code currentKey}. A column holds few versions (puts trim
+     * it to VERSIONS), so a few steps usually leave it, where a search would descend the whole tree.
+     */
+    private boolean nextColumn(byte[] currentKey, byte[] qualifier) {
+      byte[] column = CellKeyCodec.columnPrefixOf(currentKey);
+      for (int step = 0; step < COLUMN_STEPS; step++) {
+        if (!next()) {
+          return false;
+        }
+        if (!CellKeyCodec.startsWith(key.getData(), column)) {
+          return true;
+        }
+      }
+      return seek(CellKeyCodec.columnEnd(row, qualifier));
+    }
+
+    /** Reads the key the cursor is on; false (the caller then searches) if it was deleted meanwhile. */
+    private boolean current() {
+      return cursor.getCurrent(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    }
+
+    /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
+    private byte[] value() {
+      DatabaseEntry data = new DatabaseEntry();
+      return cursor.getCurrent(Cursors.entry(), data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
+          ? data.getData()
+          : null;
+    }
+
     private boolean next() {
-      boolean found = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      boolean found = cursor.getNext(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
       nextKey = found ? null : END;
       return found;
     }

@@ -47,6 +47,7 @@ class CellKeyCodecTest {
       assertThat(CellKeyCodec.decodeRow(key)).containsExactly(0, 0, 'r');
       if (q != null) {
         assertThat(CellKeyCodec.startsWith(key, CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q))).isTrue();
+        assertThat(CellKeyCodec.columnPrefixOf(key)).isEqualTo(CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q));
       }
     }
   }

@@ -133,6 +133,33 @@ class ScanTest extends RegionTestBase {
   }
 
   @Test
+  void aWriteToTheNextRowMidScanIsSeenThoughTheCursorsWereAlreadyPastIt() {
+    Region r = region();
+    var locks = ((JeRegion) r).rowLocks();
+    assertThat(locks.forRow(of("b"))).as("b and c on different lock stripes").isNotSameAs(locks.forRow(of("c")));
+    // Runs after row b's walk, which left the f1 cursor on row c's first key (q1@2): q1@5 sorts before it.
+    ReadFilter writeToC = new ReadFilter() {
+      private String row;
+
+      @Override
+      public boolean filterRowKey(byte[] rowKey) {
+        row = Bytes.toStringBinary(rowKey);
+        return false;
+      }
+
+      @Override
+      public boolean filterRow() {
+        if (row.equals("b")) {
+          put(r, "c", F1, "q1", 5, "c5");
+        }
+        return false;
+      }
+    };
+    List<RowResult> out = scanAll(r, ScanSpec.range(of("b"), of("d")).withRead(ReadOptions.DEFAULT.withFilter(writeToC)));
+    assertThat(rows(out)).containsExactly("b[f1:q1@2=b2, f1:q2@2=b2, f2:x@1=bx]", "c[f1:q1@5=c5, f1:q2@2=c2]");
+  }
+
+  @Test
   void filterHookIsCalledInHBaseOrder() {
     Region r = region();
     List<String> calls = new ArrayList<>();

@@ -9,12 +9,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Stop-the-world pauses from a child's {@code -Xlog:gc,gc+phases} file. Every collector names its pauses
- * "Pause ...": G1 on the gc tag ("Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 3.123ms"), ZGC on
- * gc+phases ("Pause Mark Start 0.012ms"); the concurrent phases never do.
+ * The pauses a server's threads sit through, from a child's {@code -Xlog:gc,gc+phases} file:
+ * <ul>
+ *   <li>stop-the-world pauses, which every collector names "Pause ...": G1 on the gc tag ("Pause Young (Normal)
+ *       (G1 Evacuation Pause) 24M->4M(256M) 3.123ms"), ZGC on gc+phases ("Pause Mark Start 0.012ms"); the
+ *       concurrent phases never do;
+ *   <li>ZGC's allocation stalls ("Allocation Stall (regionserver-handler-7) 111.722ms"): a thread that needs
+ *       memory while a concurrent cycle has not freed enough waits for it. Only that thread stops, but a
+ *       request it serves waits as in a pause, so each stall counts as one.
+ * </ul>
  */
 public final class GcLog {
-  private static final Pattern PAUSE = Pattern.compile("\\bPause .*?([0-9]+(?:\\.[0-9]+)?)ms\\s*$");
+  private static final Pattern PAUSE =
+      Pattern.compile("\\b(?:Pause |Allocation Stall \\().*?([0-9]+(?:\\.[0-9]+)?)ms\\s*$");
 
   private GcLog() {}
 

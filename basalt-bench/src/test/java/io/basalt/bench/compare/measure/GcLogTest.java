@@ -10,6 +10,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 class GcLogTest {
   @Test
+  void countsEachZgcAllocationStallAsAPauseOfItsThread(@TempDir Path dir) throws Exception {
+    Path log = dir.resolve("gc.log");
+    Files.writeString(log, String.join("\n",
+        "[154.082s] Allocation Stall (regionserver-handler-7) 111.722ms",
+        "[154.085s] Allocation Stall (regionserver-handler-28) 125.743ms",
+        "[155.558s] GC(15) Garbage Collection (Allocation Stall) 1204M(59%)->1190M(58%)",
+        ""));
+    GcLog.Pauses p = GcLog.since(log, 0);
+    assertThat(p.count()).isEqualTo(2);
+    assertThat(p.totalMillis()).isCloseTo(111.722 + 125.743, within(1e-9));
+    assertThat(p.maxMillis()).isEqualTo(125.743);
+  }
+
+  @Test
   void countsG1AndZgcPausesButNotConcurrentPhases(@TempDir Path dir) throws Exception {
     Path log = dir.resolve("gc.log");
     Files.writeString(log, String.join("\n",
