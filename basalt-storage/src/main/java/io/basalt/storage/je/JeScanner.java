@@ -119,6 +119,7 @@ final class JeScanner implements RegionScanner {
     long bytes = 0;
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
+    starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
     RowReader reader = new RowReader(families, spec.read(), now);
     Cursor[] cursors = Cursors.open(families);
     try {
@@ -238,7 +239,6 @@ final class JeScanner implements RegionScanner {
    */
   private byte[] nextRow(Cursor[] cursors) {
     byte[] best = null;
-    starts = spec.reversed() ? null : new byte[cursors.length][];
     for (int f = 0; f < cursors.length; f++) {
       Cursor c = cursors[f];
       byte[] known = nextKeys == null ? null : nextKeys[f];
