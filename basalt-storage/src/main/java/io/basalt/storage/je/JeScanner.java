@@ -194,7 +194,7 @@ final class JeScanner implements RegionScanner {
     byte[][] from = startsUsable && changeCount == startsChangeCount ? starts : null;
     startsUsable = false;
     startsChangeCount = changeCount;
-    return JeRegion.readRowFiltered(reader, row, cursors, from);
+    return RegionReads.readRowFiltered(reader, row, cursors, from);
   }
 
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */

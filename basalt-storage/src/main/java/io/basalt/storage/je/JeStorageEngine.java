@@ -119,7 +119,7 @@ public final class JeStorageEngine implements StorageEngine {
     Environment env = openEnvironment(dir, false);
     RegionMetadata meta;
     try {
-      meta = JeRegion.readMetadata(env);
+      meta = RegionCatalog.readMetadata(env);
     } catch (RuntimeException e) {
       env.close();
       throw e;
@@ -132,7 +132,7 @@ public final class JeStorageEngine implements StorageEngine {
     Environment env = openEnvironment(dir, false);
     RegionMetadata meta;
     try {
-      meta = JeRegion.readMetadata(env);
+      meta = RegionCatalog.readMetadata(env);
       if (!meta.descriptor().range().encloses(range)) {
         throw new StorageException("range " + range + " is not inside the clone's range " + meta.descriptor().range());
       }

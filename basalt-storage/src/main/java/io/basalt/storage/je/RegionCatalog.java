@@ -1,0 +1,184 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Database;
+import com.sleepycat.je.DatabaseConfig;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.TransactionConfig;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.error.RowOutOfRangeException;
+import io.basalt.storage.error.StorageException;
+import io.basalt.storage.error.UnknownFamilyException;
+import io.basalt.storage.read.ColumnSelection;
+import io.basalt.storage.schema.FamilySchema;
+import io.basalt.storage.schema.KeyRange;
+import io.basalt.storage.schema.RegionDescriptor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A region's layout in its JE environment: its {@link RegionMetadata} record in {@code basalt.meta}, and one
+ * JE database per column family, named {@code family:} and the family's name in hex.
+ */
+final class RegionCatalog {
+  private static final String FAMILY_DB_PREFIX = "family:";
+
+  private final Environment env;
+  private final Database metaDb;
+  private final TransactionConfig metadataCommit;
+  private volatile RegionMetadata metadata;
+  private volatile List<FamilyStore> families;
+
+  /**
+   * Opens {@code basalt.meta}; the family databases wait for {@link #openFamilies()}, so the region can take
+   * its saved cell count in between. {@code metadataCommit}: how a metadata change is committed.
+   */
+  RegionCatalog(Environment env, RegionMetadata metadata, TransactionConfig metadataCommit) {
+    this.env = env;
+    this.metadataCommit = metadataCommit;
+    this.metaDb = env.openDatabase(null, RegionMetadata.DATABASE, dbConfig());
+    this.metadata = metadata;
+  }
+
+  private static byte[] storedMetadata(Database db) {
+    DatabaseEntry data = Cursors.entry();
+    if (db.get(null, new DatabaseEntry(RegionMetadata.KEY), data, LockMode.DEFAULT) != OperationStatus.SUCCESS) {
+      return null;
+    }
+    return data.getData();
+  }
+
+  static RegionMetadata readMetadata(Environment env) {
+    DatabaseConfig dc = dbConfig();
+    dc.setAllowCreate(false);
+    try (Database db = env.openDatabase(null, RegionMetadata.DATABASE, dc)) {
+      byte[] stored = storedMetadata(db);
+      if (stored == null) {
+        throw new StorageException("region metadata missing in " + env.getHome());
+      }
+      return RegionMetadata.decode(stored);
+    } catch (com.sleepycat.je.DatabaseNotFoundException e) {
+      throw new StorageException(env.getHome() + " is not a Basalt region (no " + RegionMetadata.DATABASE + ")", e);
+    }
+  }
+
+  private static DatabaseConfig dbConfig() {
+    DatabaseConfig dc = new DatabaseConfig();
+    dc.setAllowCreate(true);
+    dc.setTransactional(true);
+    dc.setKeyPrefixing(true);
+    return dc;
+  }
+
+  private static String familyDbName(byte[] family) {
+    return FAMILY_DB_PREFIX + HexFormat.of().formatHex(family);
+  }
+
+  /** Writes the metadata only if {@code basalt.meta} holds something else. */
+  void storeIfChanged() {
+    if (!Arrays.equals(storedMetadata(metaDb), metadata.encode())) {
+      writeMetadata(metadata);
+    }
+  }
+
+  void openFamilies() {
+    this.families = openFamilies(metadata.descriptor());
+  }
+
+  private List<FamilyStore> openFamilies(RegionDescriptor descriptor) {
+    List<FamilyStore> out = new ArrayList<>();
+    for (FamilySchema f : descriptor.families()) {
+      out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dbConfig())));
+    }
+    return List.copyOf(out);
+  }
+
+  private void writeMetadata(RegionMetadata m) {
+    Transactions.run(env, metadataCommit,
+        txn -> metaDb.put(txn, new DatabaseEntry(RegionMetadata.KEY), new DatabaseEntry(m.encode())));
+    metadata = m;
+  }
+
+  /** The range collection is done: a reopened region does not run it again. */
+  void markCollected() {
+    writeMetadata(new RegionMetadata(metadata.descriptor(), false));
+  }
+
+  /**
+   * Closes every family database, removing those {@code newDescriptor} no longer has, stores the new
+   * families (the range stays) and opens their databases. The caller holds the region's guard exclusively.
+   */
+  void alterFamilies(RegionDescriptor newDescriptor) {
+    RegionDescriptor updated = newDescriptor.withRange(range());
+    for (FamilyStore f : families) {
+      if (updated.family(f.name()).isEmpty()) {
+        f.db().close();
+        env.removeDatabase(null, familyDbName(f.name()));
+      } else {
+        f.db().close();
+      }
+    }
+    writeMetadata(new RegionMetadata(updated, metadata.pendingCollection()));
+    families = openFamilies(updated);
+  }
+
+  /** Closes the family databases (those opened so far) and {@code basalt.meta}. */
+  void closeDatabases() {
+    if (families != null) {
+      families.forEach(f -> f.db().close());
+    }
+    metaDb.close();
+  }
+
+  /** Also holds the cell count saved at close (see {@link CellCounter}). */
+  Database metaDb() {
+    return metaDb;
+  }
+
+  RegionMetadata metadata() {
+    return metadata;
+  }
+
+  List<FamilyStore> families() {
+    return families;
+  }
+
+  KeyRange range() {
+    return metadata.descriptor().range();
+  }
+
+  void checkRow(byte[] row) {
+    if (row == null || row.length == 0) {
+      throw new InvalidMutationException("Row length is 0");
+    }
+    if (!range().contains(row)) {
+      throw new RowOutOfRangeException("row " + Bytes.toStringBinary(row) + " is outside region range " + range());
+    }
+  }
+
+  FamilyStore family(byte[] name) {
+    for (FamilyStore f : families) {
+      if (Bytes.compare(f.name(), name) == 0) {
+        return f;
+      }
+    }
+    throw new UnknownFamilyException("Column family " + Bytes.toStringBinary(name) + " does not exist in region");
+  }
+
+  /** The families a read touches, in name order; unknown named families are an error. */
+  List<FamilyStore> selectFamilies(ColumnSelection columns) {
+    if (columns.isAll()) {
+      return families;
+    }
+    List<FamilyStore> out = new ArrayList<>();
+    for (byte[] name : columns.namedFamilies()) {
+      out.add(family(name));
+    }
+    return out;
+  }
+}

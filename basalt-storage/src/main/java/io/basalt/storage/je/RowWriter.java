@@ -1,0 +1,261 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.Environment;
+import com.sleepycat.je.Put;
+import com.sleepycat.je.Transaction;
+import com.sleepycat.je.TransactionConfig;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
+import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.lock.RowLocks;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.RowCondition;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.mutation.RowOperation;
+import io.basalt.storage.mutation.RowOutcome;
+import io.basalt.storage.read.ColumnSelection;
+import io.basalt.storage.read.ReadOptions;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.StampedLock;
+import java.util.function.LongSupplier;
+
+/**
+ * The write path of one row: its operations (puts, deletes, increments, appends, under an optional
+ * condition) read and written under the row's write lock, in one JE transaction, each column put to then
+ * trimmed to its VERSIONS ({@link VersionTrimmer}).
+ */
+final class RowWriter {
+  private final Environment env;
+  private final RegionCatalog catalog;
+  private final RowLocks locks;
+  private final Map<Durability, TransactionConfig> commits;
+  private final CellCounter cellCount;
+  private final AtomicLong changes;
+  private final LongAdder rowsWritten;
+  private final LongSupplier clock;
+
+  /** {@code changes}: the region's count of changes to stored keys, bumped before a row lock is released. */
+  RowWriter(Environment env, RegionCatalog catalog, RowLocks locks, Map<Durability, TransactionConfig> commits,
+      CellCounter cellCount, AtomicLong changes, LongAdder rowsWritten, LongSupplier clock) {
+    this.env = env;
+    this.catalog = catalog;
+    this.locks = locks;
+    this.commits = commits;
+    this.cellCount = cellCount;
+    this.changes = changes;
+    this.rowsWritten = rowsWritten;
+    this.clock = clock;
+  }
+
+  /** The caller keeps the region open. */
+  RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability) {
+    catalog.checkRow(row);
+    rowsWritten.increment();
+    ColumnSelection.Builder readModifyWrite = ColumnSelection.builder();
+    boolean readsColumns = false;
+    for (RowOperation op : operations) {
+      if (Bytes.compare(op.row(), row) != 0) {
+        throw new InvalidMutationException("operation on row " + Bytes.toStringBinary(op.row())
+            + " in an update of row " + Bytes.toStringBinary(row));
+      }
+      if (op instanceof RowMutation m) {
+        for (Cell c : m.cells()) {
+          catalog.family(c.family());
+        }
+      }
+      for (ColumnChange c : ColumnChange.of(op)) {
+        catalog.family(c.family());
+        readModifyWrite.column(c.family(), c.qualifier());
+        readsColumns = true;
+      }
+    }
+    RowReader conditionReader = condition == null ? null
+        : new RowReader(catalog.selectFamilies(condition.read().columns()), condition.read(), clock.getAsLong());
+    ColumnSelection columns = readsColumns ? readModifyWrite.build() : null;
+    return withRowWriteLock(row, () -> {
+      if (conditionReader != null && !condition.test(RegionReads.readWithRowFilter(conditionReader, row))) {
+        return RowOutcome.NOT_APPLIED;
+      }
+      long now = clock.getAsLong();
+      Map<String, Cell> current = columns == null ? Map.of() : currentValues(row, columns, now);
+      Map<String, Cell> latest = new LinkedHashMap<>(current);
+      List<Cell> cells = new ArrayList<>();
+      Map<String, Cell> computed = new LinkedHashMap<>();
+      Map<String, Cell> results = new LinkedHashMap<>();
+      for (RowOperation op : operations) {
+        if (op instanceof RowMutation m) {
+          cells.addAll(m.cells());
+          continue;
+        }
+        for (ColumnChange c : ColumnChange.of(op)) {
+          String id = columnId(c.family(), c.qualifier());
+          Cell prev = latest.get(id);
+          Cell next = Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev),
+              c.next().apply(prev == null ? null : prev.value()));
+          latest.put(id, next);
+          computed.put(id, next);
+          if (ColumnChange.returnsResults(op)) {
+            results.put(id, next);
+          }
+        }
+      }
+      cells.addAll(computed.values());
+      if (!cells.isEmpty()) {
+        applyLocked(row, cells, now, durability);
+      }
+      return new RowOutcome(true, sortCells(new ArrayList<>(results.values())));
+    });
+  }
+
+  /** HBase gives a read-modify-write cell "now", or just above the old cell if that is in the future. */
+  private static long newCellTimestamp(long now, Cell prev) {
+    return prev == null ? now : Math.max(now, prev.timestamp() + 1);
+  }
+
+  private static String columnId(byte[] family, byte[] qualifier) {
+    return HexFormat.of().formatHex(family) + ":" + HexFormat.of().formatHex(qualifier);
+  }
+
+  private static List<Cell> sortCells(List<Cell> cells) {
+    List<Cell> sorted = new ArrayList<>(cells);
+    sorted.sort((a, b) -> {
+      int c = Bytes.compare(a.family(), b.family());
+      return c != 0 ? c : Bytes.compare(a.qualifier(), b.qualifier());
+    });
+    return sorted;
+  }
+
+  private Map<String, Cell> currentValues(byte[] row, ColumnSelection sel, long now) {
+    RowReader reader = new RowReader(catalog.selectFamilies(sel), ReadOptions.DEFAULT.withColumns(sel), now);
+    Map<String, Cell> out = new TreeMap<>();
+    for (Cell c : RegionReads.readWithRowFilter(reader, row)) {
+      out.put(columnId(c.family(), c.qualifier()), c);
+    }
+    return out;
+  }
+
+  private <T> T withRowWriteLock(byte[] row, java.util.function.Supplier<T> body) {
+    StampedLock lock = locks.forRow(row);
+    long stamp = lock.writeLock();
+    try {
+      return body.get();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("write", e);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
+  /** Writes cells of one row in one JE transaction; the caller holds the row's write lock. */
+  private void applyLocked(byte[] row, List<Cell> cells, long now, Durability durability) {
+    applyLocked(row, cells, now, commits.get(durability));
+  }
+
+  /** The same committed as {@code txnConfig} says (a batch's rows but its last: without a log write). */
+  void applyLocked(byte[] row, List<Cell> cells, long now, TransactionConfig txnConfig) {
+    Transaction txn = env.beginTransaction(null, txnConfig);
+    boolean committed = false;
+    long added = 0;
+    try {
+      try (TxnCursors cursors = new TxnCursors(txn)) {
+        added = writeCells(cursors, row, cells, now);
+      }
+      txn.commit();
+      committed = true;
+    } finally {
+      if (!committed) {
+        txn.abort();
+      } else {
+        cellCount.add(added);
+      }
+      changes.incrementAndGet();
+    }
+  }
+
+  /**
+   * Writes the cells of one row mutation into an open transaction, LATEST timestamps resolved against
+   * {@code now}, then trims the columns it put to their VERSIONS; returns the change in stored cells.
+   */
+  private long writeCells(TxnCursors cursors, byte[] row, List<Cell> cells, long now) {
+    List<Cell> resolved = new ArrayList<>(cells.size());
+    Map<String, Integer> latestDeletes = null;
+    for (Cell c : cells) {
+      if (c.timestamp() != RowMutation.LATEST) {
+        resolved.add(c);
+      } else if (c.type() == CellType.DELETE) {
+        latestDeletes = latestDeletes == null ? new java.util.HashMap<>() : latestDeletes;
+        int nth = latestDeletes.merge(columnId(c.family(), c.qualifier()), 1, Integer::sum);
+        resolved.add(c.withTimestamp(latestVersion(c, nth, now)));
+      } else {
+        resolved.add(c.withTimestamp(now));
+      }
+    }
+    long added = 0;
+    // Columns put to, and whether each may now hold more than VERSIONS puts (as of its last put here).
+    List<Cell> touchedColumns = new ArrayList<>(resolved.size());
+    List<Boolean> mayExceed = new ArrayList<>(resolved.size());
+    for (Cell c : resolved) {
+      FamilyStore f = catalog.family(c.family());
+      Cursor cursor = cursors.of(f);
+      DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
+      DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
+      if (cursor.put(key, value, Put.NO_OVERWRITE, null) != null) {
+        added++;
+      } else {
+        cursor.put(key, value, Put.OVERWRITE, null);
+      }
+      if (c.type() == CellType.PUT) {
+        boolean exceeds = !VersionTrimmer.fitsVersions(cursor, key.getData(), f.schema().maxVersions());
+        int i = indexOfColumn(touchedColumns, c);
+        if (i < 0) {
+          touchedColumns.add(c);
+          mayExceed.add(exceeds);
+        } else {
+          mayExceed.set(i, exceeds);
+        }
+      }
+    }
+    for (int i = 0; i < touchedColumns.size(); i++) {
+      if (mayExceed.get(i)) {
+        Cell c = touchedColumns.get(i);
+        FamilyStore f = catalog.family(c.family());
+        added -= VersionTrimmer.trimColumn(cursors.of(f), f, row, c.qualifier(), now);
+      }
+    }
+    return added;
+  }
+
+  /** A mutation touches few columns: a list scan beats building string keys for a map. */
+  private static int indexOfColumn(List<Cell> cells, Cell c) {
+    for (int i = 0; i < cells.size(); i++) {
+      Cell o = cells.get(i);
+      if (Bytes.compare(o.family(), c.family()) == 0 && Bytes.compare(o.qualifier(), c.qualifier()) == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A single-version delete at LATEST_TIMESTAMP masks the newest visible version of its column; the nth such
+   * delete of one column in a mutation masks the nth newest. With no such version it lands at "now".
+   */
+  private long latestVersion(Cell c, int nth, long now) {
+    ColumnSelection sel = ColumnSelection.builder().column(c.family(), c.qualifier()).build();
+    RowReader reader = new RowReader(List.of(catalog.family(c.family())), ReadOptions.DEFAULT.withColumns(sel).withMaxVersions(nth), now);
+    List<Cell> versions = RegionReads.readWithRowFilter(reader, c.row());
+    return versions.size() < nth ? now : versions.get(nth - 1).timestamp();
+  }
+}

@@ -1,0 +1,117 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
+import io.basalt.storage.read.VersionTracker;
+
+/**
+ * Keeps a column at no more than VERSIONS surviving versions right after a put (see {@link RowWriter}): a
+ * cheap check by stepping from the key just put, and the trim when the check fails.
+ */
+final class VersionTrimmer {
+  private VersionTrimmer() {}
+
+  /**
+   * Whether the column of the key just put (the cursor is on it) holds no more than {@code maxVersions} puts,
+   * found by stepping from the cursor without a B+-tree search. A put of the newest version (the usual one)
+   * is the column's first key, so it takes a step back and the column's length forward. False (the caller
+   * then trims, which searches) when the key is not the column's first or the column is too long.
+   */
+  static boolean fitsVersions(Cursor cursor, byte[] putKey, int maxVersions) {
+    byte[] column = CellKeyCodec.columnPrefixOf(putKey);
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    OperationStatus st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
+    if (st != OperationStatus.SUCCESS || CellKeyCodec.startsWith(key.getData(), column)) {
+      return false;
+    }
+    int puts = 0;
+    st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED); // back on the key put
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), column)) {
+      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+        return false;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return true;
+  }
+
+  /**
+   * Deletes what a compaction would drop from one column right after a put, so a column never holds more
+   * than VERSIONS surviving versions (reads are then independent of background timing). Cheap in the
+   * common case: a key-only walk of the column, stopping when it holds no more than VERSIONS puts. The
+   * walks read without JE locks: the caller holds the row's write lock, and every other writer of the row
+   * (puts, purges) takes it too, so nothing else changes these keys meanwhile.
+   */
+  static long trimColumn(Cursor cursor, FamilyStore family, byte[] row, byte[] qualifier, long now) {
+    byte[] prefix = CellKeyCodec.columnPrefix(row, qualifier);
+    int maxVersions = family.schema().maxVersions();
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    key.setData(prefix);
+    int puts = 0;
+    OperationStatus st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+        break;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    if (puts <= maxVersions) {
+      return 0;
+    }
+    VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
+    if (backToColumnStart(cursor, key, data, prefix, CellKeyCodec.rowPrefix(row))) {
+      st = OperationStatus.SUCCESS;
+    } else {
+      // Family markers (or other columns) of the row come first: read the markers, then find the column again.
+      byte[] markers = CellKeyCodec.familyMarkerPrefix(row);
+      key.setData(markers);
+      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), markers)) {
+        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+        tracker.familyMarker(k.timestamp(), k.type());
+        st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      }
+      key.setData(prefix);
+      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    long removed = 0;
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+      CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+      if (tracker.retain(k.timestamp(), k.type()) != VersionTracker.Verdict.YES) {
+        cursor.delete();
+        removed++;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return removed;
+  }
+
+  /**
+   * Steps the cursor, inside a column, back to the column's first key (left in {@code key}) without a new
+   * B+-tree search, if nothing of the same row precedes the column (so the row has no family markers, which
+   * sort before its columns). Returns false, the cursor anywhere, if something of the row does.
+   */
+  private static boolean backToColumnStart(Cursor cursor, DatabaseEntry key, DatabaseEntry data, byte[] columnPrefix,
+      byte[] rowPrefix) {
+    OperationStatus st;
+    do {
+      st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
+    } while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix));
+    if (st == OperationStatus.SUCCESS) {
+      if (CellKeyCodec.startsWith(key.getData(), rowPrefix)) {
+        return false;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    } else {
+      // Nothing before the column: a failed move leaves the cursor on its first key.
+      st = cursor.getCurrent(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    return st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix);
+  }
+}
