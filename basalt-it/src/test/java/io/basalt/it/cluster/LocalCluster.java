@@ -26,6 +26,10 @@ public final class LocalCluster implements AutoCloseable {
   private final List<Node> masters = new ArrayList<>();
   private final List<Node> regionServers = new ArrayList<>();
   private final List<String> regionServerArgs;
+  private final List<String> masterArgs;
+  /** First replication port of this cluster's region servers (each gets its own block, below the ephemeral range). */
+  private final int replicationBase = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(250) * 40;
+  static final int REPLICATION_PORTS_PER_SERVER = 40;
 
   /** One child process and the fixed port and directory it uses across restarts. */
   public static final class Node {
@@ -81,8 +85,20 @@ public final class LocalCluster implements AutoCloseable {
   /** {@code regionServerArgs} go to every region server (e.g. small split thresholds). */
   public LocalCluster(Path dir, int masters, int regionServers, List<String> regionServerArgs)
       throws IOException, InterruptedException {
+    this(dir, masters, regionServers, regionServerArgs, List.of());
+  }
+
+  /** A cluster whose regions have {@code factor} copies (a replica group each) unless a table says otherwise. */
+  public static LocalCluster replicated(Path dir, int regionServers, int factor) throws IOException, InterruptedException {
+    return new LocalCluster(dir, 1, regionServers, List.of(), List.of("--replication-factor", Integer.toString(factor)));
+  }
+
+  /** {@code masterArgs} go to every master (e.g. the replication factor). */
+  public LocalCluster(Path dir, int masters, int regionServers, List<String> regionServerArgs, List<String> masterArgs)
+      throws IOException, InterruptedException {
     this.dir = dir;
     this.regionServerArgs = regionServerArgs;
+    this.masterArgs = masterArgs;
     int[] ports = Processes.freePorts(1);
     zookeeperPort = ports[0];
     zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
@@ -167,9 +183,11 @@ public final class LocalCluster implements AutoCloseable {
 
   public Node addMaster(List<String> jvmFlags) throws IOException, InterruptedException {
     int port = Processes.freePorts(1)[0];
-    Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain",
-        List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port", Integer.toString(port),
-            "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms", "300"));
+    List<String> args = new ArrayList<>(List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port",
+        Integer.toString(port), "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms",
+        "300"));
+    args.addAll(masterArgs);
+    Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain", args);
     n.jvmFlags.addAll(jvmFlags);
     masters.add(n);
     start(n);
@@ -180,9 +198,11 @@ public final class LocalCluster implements AutoCloseable {
     int port = Processes.freePorts(1)[0];
     String name = "regionserver-" + regionServers.size();
     Path data = dir.resolve(name);
+    int firstReplicationPort = replicationBase + regionServers.size() * REPLICATION_PORTS_PER_SERVER;
     List<String> args = new ArrayList<>(List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port",
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
-        Integer.toString(SESSION_TIMEOUT_MILLIS)));
+        Integer.toString(SESSION_TIMEOUT_MILLIS), "--replication-ports",
+        firstReplicationPort + "-" + (firstReplicationPort + REPLICATION_PORTS_PER_SERVER - 1)));
     args.addAll(regionServerArgs);
     Node n = new Node(name, port, data, "io.basalt.server.launch.RegionServerMain", args);
     regionServers.add(n);
@@ -221,6 +241,20 @@ public final class LocalCluster implements AutoCloseable {
   public void kill(Node n) throws InterruptedException {
     n.process.destroyForcibly();
     n.process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** A lost disk: deletes a stopped region server's whole data directory. */
+  public void wipe(Node n) {
+    if (n.alive()) {
+      throw new IllegalStateException(n.name + " is running");
+    }
+    Processes.deleteRecursively(n.dataDir);
+  }
+
+  /** The region server node listening at {@code server}'s port. */
+  public Node regionServerAt(org.apache.hadoop.hbase.ServerName server) {
+    return regionServers.stream().filter(n -> n.port == server.getPort()).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no region server of this cluster at " + server));
   }
 
   /** SIGTERM: a clean stop. */

@@ -36,6 +36,8 @@ final class Workload implements AutoCloseable {
   private final AtomicLong ops = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
   private final AtomicLong wrongReads = new AtomicLong();
+  /** The longest a writer waited between two of its acknowledged writes, in ms. */
+  private final AtomicLong longestWriteGapMillis = new AtomicLong();
   private volatile boolean stop;
 
   Workload(Connection conn, TableName table, int threads, int readPercent) {
@@ -64,6 +66,7 @@ final class Workload implements AutoCloseable {
   private void run() {
     try (Table t = conn.getTable(table)) {
       ThreadLocalRandom random = ThreadLocalRandom.current();
+      long lastAck = System.nanoTime();
       while (!stop) {
         boolean read = random.nextInt(100) < readPercent && ackedKeys.size() > 0;
         try {
@@ -81,6 +84,9 @@ final class Workload implements AutoCloseable {
             t.put(new Put(Bytes.toBytes(k)).addColumn(F, Q, Bytes.toBytes(v)));
             acked.put(k, v);
             ackedKeys.add(k);
+            long now = System.nanoTime();
+            longestWriteGapMillis.accumulateAndGet((now - lastAck) / 1_000_000, Math::max);
+            lastAck = now;
           }
           ops.incrementAndGet();
         } catch (IOException e) {
@@ -102,6 +108,16 @@ final class Workload implements AutoCloseable {
 
   long failures() {
     return failures.get();
+  }
+
+  /** The longest any writer waited between two of its acknowledged writes, in ms. */
+  long longestWriteGapMillis() {
+    return longestWriteGapMillis.get();
+  }
+
+  /** Starts measuring write gaps afresh (e.g. right before a failure is injected). */
+  void resetWriteGaps() {
+    longestWriteGapMillis.set(0);
   }
 
   /** Reads that returned something other than the acknowledged value (must stay 0). */

@@ -5,20 +5,28 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
 
 /**
  * One region in the RegionMap: its identity, the server whose disk holds its data (null before it was
- * first placed), its state, and for a split parent its two daughters.
+ * first placed), its state, for a split parent its two daughters, and for a replicated region the members
+ * of its replica group. A replicated region's {@link #server()} is the member it was placed on first; which
+ * member is primary now is the group's to decide ({@link Primaries}).
  * <pre>
- * version 1: int32 -1 | byte 1 | region | UTF server ("" if none) | UTF state | region? splitA | region? splitB
+ * version 2: int32 -1 | byte 2 | region | UTF server ("" if none) | UTF state | region? splitA | region? splitB
+ *            | int32 memberCount | (UTF server | int32 port)*
  *   region  = int32 len | RegionInfo PBUF bytes;  region? = int32 0 for none, else a region
+ * version 1: as version 2 without the members (an unreplicated region)
  * version 0 (before splits): int32 len | RegionInfo bytes | UTF server | UTF state
  * </pre>
  */
-public record RegionRecord(RegionInfo info, ServerName server, String state, RegionInfo splitA, RegionInfo splitB) {
+public record RegionRecord(RegionInfo info, ServerName server, String state, RegionInfo splitA, RegionInfo splitB,
+    List<Member> members) {
   /** Assigned to {@link #server()} (served while that server is up). */
   public static final String OPEN = "OPEN";
   /** Its table is disabled. */
@@ -30,8 +38,43 @@ public record RegionRecord(RegionInfo info, ServerName server, String state, Reg
   /** A retired split parent; its daughters serve its rows. */
   public static final String SPLIT = "SPLIT";
 
+  public RegionRecord {
+    members = List.copyOf(members);
+  }
+
+  public RegionRecord(RegionInfo info, ServerName server, String state, RegionInfo splitA, RegionInfo splitB) {
+    this(info, server, state, splitA, splitB, List.of());
+  }
+
   public RegionRecord(RegionInfo info, ServerName server, String state) {
     this(info, server, state, null, null);
+  }
+
+  /** A region whose data lives in a replica group of these members (the first is where it was created). */
+  public static RegionRecord replicated(RegionInfo info, String state, List<Member> members) {
+    return new RegionRecord(info, members.get(0).server(), state, null, null, members);
+  }
+
+  public boolean replicated() {
+    return !members.isEmpty();
+  }
+
+  public RegionRecord withState(String newState) {
+    return new RegionRecord(info, server, newState, splitA, splitB, members);
+  }
+
+  public RegionRecord withServer(ServerName newServer) {
+    return new RegionRecord(info, newServer, state, splitA, splitB, members);
+  }
+
+  public RegionRecord withMembers(List<Member> newMembers) {
+    return new RegionRecord(info, newMembers.isEmpty() ? server : newMembers.get(0).server(), state, splitA, splitB,
+        newMembers);
+  }
+
+  /** The member on the server at {@code server}'s address, if any. */
+  public Optional<Member> memberOn(ServerName server) {
+    return members.stream().filter(m -> m.isOn(server)).findFirst();
   }
 
   byte[] encode() {
@@ -39,12 +82,17 @@ public record RegionRecord(RegionInfo info, ServerName server, String state, Reg
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeInt(-1);
-      out.writeByte(1);
+      out.writeByte(2);
       writeRegion(out, info);
       out.writeUTF(server == null ? "" : server.getServerName());
       out.writeUTF(state);
       writeRegion(out, splitA);
       writeRegion(out, splitB);
+      out.writeInt(members.size());
+      for (Member m : members) {
+        out.writeUTF(m.server().getServerName());
+        out.writeInt(m.port());
+      }
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -83,7 +131,7 @@ public record RegionRecord(RegionInfo info, ServerName server, String state, Reg
       return new RegionRecord(info, server.isEmpty() ? null : ServerName.valueOf(server), in.readUTF());
     }
     int version = in.readByte();
-    if (version != 1) {
+    if (version != 1 && version != 2) {
       throw new IOException("region record of unknown version " + version + ": written by a newer Basalt?");
     }
     RegionInfo info = readRegion(in, in.readInt());
@@ -91,6 +139,16 @@ public record RegionRecord(RegionInfo info, ServerName server, String state, Reg
     String state = in.readUTF();
     RegionInfo a = readRegion(in, in.readInt());
     RegionInfo b = readRegion(in, in.readInt());
-    return new RegionRecord(info, server.isEmpty() ? null : ServerName.valueOf(server), state, a, b);
+    List<Member> members = new ArrayList<>();
+    if (version == 2) {
+      int n = in.readInt();
+      if (n < 0 || n > 64) {
+        throw new IOException("corrupt region record: " + n + " members");
+      }
+      for (int i = 0; i < n; i++) {
+        members.add(new Member(ServerName.valueOf(in.readUTF()), in.readInt()));
+      }
+    }
+    return new RegionRecord(info, server.isEmpty() ? null : ServerName.valueOf(server), state, a, b, members);
   }
 }

@@ -86,6 +86,11 @@ public final class ConfigKey<T> {
     });
   }
 
+  /** A value of a type of its own ({@code parser} throws IllegalArgumentException saying what is wrong). */
+  public static <T> ConfigKey<T> of(String name, String type, T defaultValue, Function<String, T> parser, String doc) {
+    return new ConfigKey<>(name, type, defaultValue, doc, parser);
+  }
+
   public static ConfigKey<Boolean> bool(String name, boolean defaultValue, String doc) {
     return new ConfigKey<>(name, "boolean", defaultValue, doc, raw -> switch (raw.toLowerCase(Locale.ROOT)) {
       case "true" -> true;

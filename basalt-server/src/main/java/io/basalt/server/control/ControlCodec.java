@@ -1,5 +1,6 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -7,7 +8,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -76,6 +80,21 @@ public final class ControlCodec {
     public Writer strings(List<String> ss) {
       number(ss.size());
       ss.forEach(this::string);
+      return this;
+    }
+
+    public Writer members(List<Member> ms) {
+      number(ms.size());
+      for (Member m : ms) {
+        server(m.server());
+        number(m.port());
+      }
+      return this;
+    }
+
+    public Writer numbers(Collection<Integer> ns) {
+      number(ns.size());
+      ns.forEach(this::number);
       return this;
     }
 
@@ -153,6 +172,39 @@ public final class ControlCodec {
       String host = string();
       int port = (int) number();
       return new MoveSource(new java.net.InetSocketAddress(host, port), bytes());
+    }
+
+    public List<Member> members() throws IOException {
+      long n = count();
+      List<Member> out = new ArrayList<>();
+      for (long i = 0; i < n; i++) {
+        ServerName server = server();
+        long port = number();
+        try {
+          out.add(new Member(server, (int) port));
+        } catch (IllegalArgumentException e) {
+          throw new IOException("malformed member: " + e.getMessage());
+        }
+      }
+      return out;
+    }
+
+    public Set<Integer> numbers() throws IOException {
+      long n = count();
+      Set<Integer> out = new HashSet<>();
+      for (long i = 0; i < n; i++) {
+        out.add((int) number());
+      }
+      return out;
+    }
+
+    /** A list's length, refused when the payload cannot hold that many fields. */
+    private long count() throws IOException {
+      long n = number();
+      if (n < 0 || n > in.available() / 4) {
+        throw new IOException("malformed control payload: list of " + n);
+      }
+      return n;
     }
 
     public List<String> strings() throws IOException {

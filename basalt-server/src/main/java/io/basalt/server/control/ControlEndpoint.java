@@ -42,6 +42,16 @@ public final class ControlEndpoint {
           rs.openRegion(a.region(), a.table());
           return none;
         })
+        .register("createRegion", a -> {
+          rs.createRegion(a.region(), a.table());
+          return none;
+        })
+        .register("replicationPort", a -> new ControlCodec.Writer().number(rs.replicationPort(a.region(), a.numbers()))
+            .toBytes())
+        .register("openMember", a -> {
+          rs.openMember(a.region(), a.table(), a.members(), a.number() != 0);
+          return none;
+        })
         .register("closeRegion", a -> {
           rs.closeRegion(a.region());
           return none;

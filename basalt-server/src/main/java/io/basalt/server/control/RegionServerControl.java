@@ -1,8 +1,10 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 
@@ -12,8 +14,32 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  * Implemented by the region server itself and, across processes, by {@link RemoteRegionServer}.
  */
 public interface RegionServerControl {
-  /** Opens the region (creating its store if it has none) and starts serving it. */
+  /**
+   * Opens the region from its data on this server and starts serving it. A region whose directory is
+   * missing is refused (it would come back empty): only {@link #createRegion} starts one without data.
+   */
   void openRegion(RegionInfo region, TableDescriptor table) throws IOException;
+
+  /** Creates a new, empty region (or opens it if an earlier try created it) and starts serving it. */
+  void createRegion(RegionInfo region, TableDescriptor table) throws IOException;
+
+  // Replicated regions: each of a region's members runs on its own server as a member of the region's
+  // replica group, listening on a replication port from that server's range.
+
+  /**
+   * A free replication port of this server's range for a member of {@code region}: not in {@code taken}
+   * (ports the catalog records on this machine), not used by a member open here, and bindable now.
+   */
+  int replicationPort(RegionInfo region, Set<Integer> taken) throws IOException;
+
+  /**
+   * Opens this server's member of a replicated region and starts serving it (reads; writes once its group
+   * elects it). {@code create}: the region is new, so the member may start empty (the first member of
+   * {@code members} founds the group, the others join it). Otherwise a member whose data is missing here
+   * joins its group empty and is refilled from the others before it serves; with no other member it is
+   * refused, as in {@link #openRegion}.
+   */
+  void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create) throws IOException;
 
   /** Stops serving the region: new operations are refused, in-flight ones drain, the log is synced. */
   void closeRegion(RegionInfo region) throws IOException;

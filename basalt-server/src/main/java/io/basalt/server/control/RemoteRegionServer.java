@@ -1,8 +1,10 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 
@@ -21,6 +23,24 @@ public final class RemoteRegionServer implements RegionServerControl {
   @Override
   public void openRegion(RegionInfo region, TableDescriptor table) throws IOException {
     client.call("openRegion", new ControlCodec.Writer().region(region).table(table).toBytes());
+  }
+
+  @Override
+  public void createRegion(RegionInfo region, TableDescriptor table) throws IOException {
+    client.call("createRegion", new ControlCodec.Writer().region(region).table(table).toBytes());
+  }
+
+  @Override
+  public int replicationPort(RegionInfo region, Set<Integer> taken) throws IOException {
+    return (int) new ControlCodec.Reader(client.call("replicationPort",
+        new ControlCodec.Writer().region(region).numbers(taken).toBytes())).number();
+  }
+
+  @Override
+  public void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create)
+      throws IOException {
+    client.call("openMember", new ControlCodec.Writer().region(region).table(table).members(members)
+        .number(create ? 1 : 0).toBytes());
   }
 
   @Override

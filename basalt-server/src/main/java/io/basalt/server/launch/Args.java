@@ -1,5 +1,7 @@
 package io.basalt.server.launch;
 
+import io.basalt.server.config.ConfigKey;
+import io.basalt.server.config.InvalidConfigException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -77,6 +79,20 @@ public final class Args {
     } catch (NumberFormatException e) {
       fail(name + " must be a positive number, not '" + v + "'");
       return -1;
+    }
+  }
+
+  /** An option parsed by a configuration key's rules (its error names the option). */
+  public <T> T value(String name, ConfigKey<T> key, T fallback) {
+    String v = values.get(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      return key.parse(v);
+    } catch (InvalidConfigException e) {
+      fail(name + ": " + e.getMessage());
+      return fallback;
     }
   }
 

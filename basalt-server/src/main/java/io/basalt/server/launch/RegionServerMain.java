@@ -1,5 +1,6 @@
 package io.basalt.server.launch;
 
+import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
 import io.basalt.server.status.StatusServer;
@@ -10,7 +11,8 @@ import java.util.Set;
 
 /**
  * {@code basalt regionserver --zookeeper HOST:PORT --data-dir DIR [--host H] [--port P]
- * [--session-timeout-ms N] [--cache-mb N] [--split-size-mb N] [--split-cells N] [--split-check-ms N]}: one
+ * [--session-timeout-ms N] [--cache-mb N] [--split-size-mb N] [--split-cells N] [--split-check-ms N]
+ * [--replication-ports FIRST-LAST]}: one
  * region server; run several per machine with different ports and data directories.
  */
 public final class RegionServerMain {
@@ -19,16 +21,17 @@ public final class RegionServerMain {
   public static void main(String[] argv) throws Exception {
     Args a = Args.parse("regionserver", argv,
         Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb", "--split-size-mb",
-            "--split-cells", "--split-check-ms", "--info-port"),
+            "--split-cells", "--split-check-ms", "--info-port", "--replication-ports"),
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
-            "--hbase.regionserver.info.port", "--info-port"));
+            "--hbase.regionserver.info.port", "--info-port", "--basalt.replication.port.range", "--replication-ports"));
     RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
     RegionServerConfig config = new RegionServerConfig(a.path("--data-dir", d.dataDir()), a.string("--host", d.host()),
         a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
         a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
         (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20,
         (long) a.positive("--split-size-mb", (int) (d.splitBytes() >> 20)) << 20,
-        a.positive("--split-cells", (int) d.splitCells()), a.positive("--split-check-ms", (int) d.splitCheckMillis()));
+        a.positive("--split-cells", (int) d.splitCells()), a.positive("--split-check-ms", (int) d.splitCheckMillis()),
+        a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config);

@@ -2,6 +2,7 @@ package io.basalt.server.master;
 
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.ControlClient;
@@ -119,9 +120,14 @@ public final class MasterNode implements AutoCloseable {
       catalog = c;
       ServerManager servers = new ServerManager(s -> new RemoteRegionServer(new ControlClient(rpcClient, s,
           CONTROL_TIMEOUT_MILLIS)));
+      Primaries primaries = null;
+      if (config.replication()) {
+        primaries = track(new Primaries(zk, config.root()));
+        primaries.watch();
+      }
       Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()),
-          new PrefetchReports(zk, config.root()), config.balancePauseMillis());
-      MetaView meta = new MetaView(c);
+          new PrefetchReports(zk, config.root()), config.balancePauseMillis(), primaries, config.replicationFactor());
+      MetaView meta = new MetaView(c, primaries);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(

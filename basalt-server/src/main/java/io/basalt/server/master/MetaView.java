@@ -1,8 +1,11 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.Member;
+import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.regionserver.MetaSource;
+import io.basalt.server.regionserver.RegionServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.MetaCellComparator;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
@@ -36,15 +40,18 @@ public final class MetaView implements MetaSource {
   private static final byte[] TABLE = HConstants.TABLE_FAMILY;
 
   private final Catalog catalog;
+  private final Primaries primaries;
   private volatile TreeMap<byte[], List<Cell>> rows = new TreeMap<>(MetaCellComparator.META_COMPARATOR::compareRows);
   private volatile long builtAt = -1;
 
-  public MetaView(Catalog catalog) {
+  /** {@code primaries} null when nothing is replicated. */
+  public MetaView(Catalog catalog, Primaries primaries) {
     this.catalog = catalog;
+    this.primaries = primaries;
   }
 
   private TreeMap<byte[], List<Cell>> rows() {
-    long v = catalog.version();
+    long v = catalog.version() + (primaries == null ? 0 : primaries.version());
     if (v != builtAt) {
       synchronized (this) {
         if (v != builtAt) {
@@ -70,15 +77,13 @@ public final class MetaView implements MetaSource {
       long ts = info.getRegionId();
       List<Cell> cells = new ArrayList<>();
       cells.add(new KeyValue(row, INFO, HConstants.REGIONINFO_QUALIFIER, ts, RegionInfo.toByteArray(info)));
-      if (r.server() != null) {
-        cells.add(new KeyValue(row, INFO, HConstants.SEQNUM_QUALIFIER, ts, Bytes.toBytes(1L)));
-        cells.add(new KeyValue(row, INFO, HConstants.SERVER_QUALIFIER, ts,
-            r.server().getAddress().toString().getBytes(StandardCharsets.UTF_8)));
-        cells.add(new KeyValue(row, INFO, HConstants.SERVERNAME_QUALIFIER, ts,
-            r.server().getServerName().getBytes(StandardCharsets.UTF_8)));
-        cells.add(new KeyValue(row, INFO, HConstants.STARTCODE_QUALIFIER, ts, Bytes.toBytes(r.server().getStartCode())));
+      List<ServerName> copies = copies(r);
+      for (int replica = 0; replica < copies.size(); replica++) {
+        location(cells, row, ts, replica, copies.get(replica), r.state());
       }
-      cells.add(new KeyValue(row, INFO, HConstants.STATE_QUALIFIER, ts, r.state().getBytes(StandardCharsets.UTF_8)));
+      if (copies.isEmpty()) {
+        cells.add(new KeyValue(row, INFO, HConstants.STATE_QUALIFIER, ts, r.state().getBytes(StandardCharsets.UTF_8)));
+      }
       if (r.splitA() != null) {
         cells.add(new KeyValue(row, INFO, HConstants.SPLITA_QUALIFIER, ts, RegionInfo.toByteArray(r.splitA())));
         cells.add(new KeyValue(row, INFO, HConstants.SPLITB_QUALIFIER, ts, RegionInfo.toByteArray(r.splitB())));
@@ -87,6 +92,45 @@ public final class MetaView implements MetaSource {
       out.put(row, cells);
     }
     return out;
+  }
+
+  /**
+   * Where each copy of a region is, as HBase's replica ids: 0 is the primary (the member its group elected,
+   * as reported), 1.. the other members in the catalog's order. One entry for an unreplicated region.
+   */
+  private List<ServerName> copies(RegionRecord r) {
+    if (!r.replicated()) {
+      return r.server() == null ? List.of() : List.of(r.server());
+    }
+    ServerName primary = primaries == null ? null : primaries.primary(r.info().getEncodedName())
+        .filter(p -> r.memberOn(p).isPresent()).orElse(null);
+    List<ServerName> out = new ArrayList<>();
+    out.add(primary != null ? primary : r.server());
+    for (Member m : r.members()) {
+      if (!m.isOn(out.get(0))) {
+        out.add(m.server());
+      }
+    }
+    return out;
+  }
+
+  /** The columns HBase's client reads for one replica's location ({@code _000N} suffixes for replica N > 0). */
+  private static void location(List<Cell> cells, byte[] row, long ts, int replica, ServerName server, String state) {
+    cells.add(new KeyValue(row, INFO, column(HConstants.SEQNUM_QUALIFIER_STR, replica), ts,
+        Bytes.toBytes(RegionServer.LOCATION_SEQ_NUM)));
+    cells.add(new KeyValue(row, INFO, column(HConstants.SERVER_QUALIFIER_STR, replica), ts,
+        server.getAddress().toString().getBytes(StandardCharsets.UTF_8)));
+    cells.add(new KeyValue(row, INFO, column(HConstants.SERVERNAME_QUALIFIER_STR, replica), ts,
+        server.getServerName().getBytes(StandardCharsets.UTF_8)));
+    cells.add(new KeyValue(row, INFO, column(HConstants.STARTCODE_QUALIFIER_STR, replica), ts,
+        Bytes.toBytes(server.getStartCode())));
+    cells.add(new KeyValue(row, INFO, column(HConstants.STATE_QUALIFIER_STR, replica), ts,
+        state.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static byte[] column(String qualifier, int replica) {
+    return Bytes.toBytes(replica == 0 ? qualifier
+        : qualifier + (char) RegionInfo.REPLICA_ID_DELIMITER + String.format(RegionInfo.REPLICA_ID_FORMAT, replica));
   }
 
   @Override

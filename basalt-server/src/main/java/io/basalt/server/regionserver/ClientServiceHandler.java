@@ -65,17 +65,25 @@ public final class ClientServiceHandler {
   public GetResponse get(CallController c, GetRequest request) throws IOException {
     byte[] regionName = request.getRegion().getValue().toByteArray();
     Get get = ProtobufUtil.toGet(request.getGet());
-    Result result = isMeta(regionName) ? server.meta().get(get) : get(server.region(regionName), get);
+    Result result;
+    if (isMeta(regionName)) {
+      result = server.meta().get(get);
+    } else {
+      RegionServer.Read read = server.read(regionName);
+      result = get(read.region(), get, read.stale());
+    }
     GetResponse.Builder response = GetResponse.newBuilder();
     if (get.isCheckExistenceOnly()) {
-      return response.setResult(ClientProtos.Result.newBuilder().setExists(!result.isEmpty())).build();
+      return response.setResult(ClientProtos.Result.newBuilder().setExists(!result.isEmpty())
+          .setStale(result.isStale())).build();
     }
     return response.setResult(encode(c, result)).build();
   }
 
-  private static Result get(HostedRegion region, Get get) throws IOException {
+  /** {@code stale}: read from a secondary copy, which may be behind the primary (HBase's TIMELINE reads). */
+  private static Result get(HostedRegion region, Get get, boolean stale) throws IOException {
     try {
-      return Result.create(Cells.toHBase(region.store().get(get.getRow(), Reads.options(get))));
+      return Result.create(Cells.toHBase(region.store().get(get.getRow(), Reads.options(get))), null, stale);
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }
@@ -211,8 +219,16 @@ public final class ClientServiceHandler {
       MultiResponse.Builder response) throws IOException {
     RegionActionResult.Builder result = RegionActionResult.newBuilder();
     HostedRegion region;
+    boolean stale = false;
     try {
-      region = server.region(action.getRegion().getValue().toByteArray());
+      byte[] regionName = action.getRegion().getValue().toByteArray();
+      if (action.getActionList().stream().allMatch(Action::hasGet)) {
+        RegionServer.Read read = server.read(regionName); // Gets alone may be TIMELINE reads of a replica
+        region = read.region();
+        stale = read.stale();
+      } else {
+        region = server.region(regionName);
+      }
     } catch (IOException e) {
       skipCells(action, cells);
       return result.setException(exception(e)).build();
@@ -246,9 +262,10 @@ public final class ClientServiceHandler {
         if (a.hasGet()) {
           // As HBase: a Get runs at once, without waiting for the Puts and Deletes collected before it.
           Get get = ProtobufUtil.toGet(a.getGet());
-          r = get(region, get);
+          r = get(region, get, stale);
           if (get.isCheckExistenceOnly()) {
-            outcomes[i] = roe.setResult(ClientProtos.Result.newBuilder().setExists(!r.isEmpty())).build();
+            outcomes[i] = roe.setResult(ClientProtos.Result.newBuilder().setExists(!r.isEmpty())
+                .setStale(r.isStale())).build();
             continue;
           }
         } else {
@@ -392,10 +409,18 @@ public final class ClientServiceHandler {
       if (request.hasLimitOfRows() && request.getLimitOfRows() > 0) {
         scan.setLimit(request.getLimitOfRows());
       }
-      ResultCursor cursor = isMeta(regionName) ? new ListCursor(server.meta().scan(scan), scan.getLimit())
-          : openStore(server.region(regionName), scan);
+      ResultCursor cursor;
+      String leaseRegion;
+      if (isMeta(regionName)) {
+        cursor = new ListCursor(server.meta().scan(scan), scan.getLimit());
+        leaseRegion = org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName);
+      } else {
+        RegionServer.Read read = server.read(regionName);
+        cursor = openStore(read, scan);
+        leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
+      }
       long maxSize = scan.getMaxResultSize() > 0 ? scan.getMaxResultSize() : DEFAULT_MAX_RESULT_SIZE;
-      lease = leases.open(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName), cursor, maxSize);
+      lease = leases.open(leaseRegion, cursor, maxSize);
     } else {
       lease = leases.get(request.getScannerId());
       if (lease == null) {
@@ -421,8 +446,9 @@ public final class ClientServiceHandler {
             .setMoreResults(true).setMoreResultsInRegion(true).build();
       }
     }
+    // A cell-block client takes "stale" for every row from the response, so every response of a replica says it.
     ScanResponse.Builder response = ScanResponse.newBuilder().setScannerId(lease.id).setTtl((int) leases.leaseMillis())
-        .setMvccReadPoint(0);
+        .setMvccReadPoint(0).setStale(lease.cursor.stale());
     int rows = request.getNumberOfRows() > 0 ? request.getNumberOfRows() : 1;
     List<Result> results;
     synchronized (lease) {
@@ -457,10 +483,10 @@ public final class ClientServiceHandler {
     return response.build();
   }
 
-  private static ResultCursor openStore(HostedRegion region, Scan scan) throws IOException {
+  private static ResultCursor openStore(RegionServer.Read read, Scan scan) throws IOException {
     try {
-      Region store = region.store();
-      return new StoreCursor(store.scan(Reads.spec(scan)));
+      Region store = read.region().store();
+      return new StoreCursor(store.scan(Reads.spec(scan)), read.stale());
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

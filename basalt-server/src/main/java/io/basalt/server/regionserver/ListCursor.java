@@ -36,4 +36,9 @@ final class ListCursor implements ResultCursor {
 
   @Override
   public void close() {}
+
+  @Override
+  public boolean stale() {
+    return false;
+  }
 }

@@ -1,5 +1,7 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.catalog.Member;
+import io.basalt.server.config.PortRange;
 import io.basalt.server.control.CloneReport;
 import io.basalt.server.control.CrashPoints;
 import io.basalt.server.control.MoveSource;
@@ -9,6 +11,9 @@ import io.basalt.server.convert.Schemas;
 import io.basalt.storage.io.LocalStorageFiles;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicatedRegion;
+import io.basalt.storage.replication.RoleListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +21,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +39,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegionServer implements RegionServerControl, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionServer.class);
+  /**
+   * The location sequence number of every region location Basalt hands out (hbase:meta's seqnumDuringOpen
+   * and RegionMovedException's): HBase's async client follows a redirect only if its number is at least the
+   * one it cached, so the two must agree.
+   */
+  public static final long LOCATION_SEQ_NUM = 1;
 
   private final ServerName serverName;
   private final StorageEngine engine;
@@ -41,8 +56,12 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   /** Where regions that moved away went, so late clients get RegionMovedException and follow. */
   private final Map<String, ServerName> movedTo = new ConcurrentHashMap<>();
   private final Map<String, Object> regionLocks = new ConcurrentHashMap<>();
+  /** Encoded names of the read replicas (1..R-1) of the replicated regions hosted here, to their region's. */
+  private final Map<String, String> replicaOf = new ConcurrentHashMap<>();
   private volatile RegionMover mover;
   private volatile MetaSource meta;
+  private volatile ReplicationPorts ports;
+  private volatile PrimaryReporter primaries;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -89,14 +108,26 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return lease;
   }
 
-  /** Opens (creating if new) the store of a region and starts serving it. */
+  /** Opens the store of a region from its data here and starts serving it; refused if the data is missing. */
   @Override
   public void openRegion(RegionInfo info, TableDescriptor table) throws IOException {
+    requireEngine();
+    synchronized (lock(info.getEncodedName())) {
+      openLocked(info, table, false);
+    }
+  }
+
+  @Override
+  public void createRegion(RegionInfo info, TableDescriptor table) throws IOException {
+    requireEngine();
+    synchronized (lock(info.getEncodedName())) {
+      openLocked(info, table, true);
+    }
+  }
+
+  private void requireEngine() throws IOException {
     if (engine == null) {
       throw new IOException(serverName + " hosts no regions");
-    }
-    synchronized (lock(info.getEncodedName())) {
-      openLocked(info, table);
     }
   }
 
@@ -108,12 +139,16 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return regionLocks.computeIfAbsent(encodedName, k -> new Object());
   }
 
-  private void openLocked(RegionInfo info, TableDescriptor table) throws IOException {
+  private void openLocked(RegionInfo info, TableDescriptor table, boolean create) throws IOException {
     if (regions.containsKey(info.getEncodedName())) {
       return;
     }
     movedTo.remove(info.getEncodedName());
     Path dir = regionDir(info);
+    if (!create && !Files.isDirectory(dir)) {
+      throw new IOException(info.getRegionNameAsString() + " has no data on " + serverName + " ("
+          + dir + " is missing): not served, so that it does not come back empty");
+    }
     Region store;
     try {
       // A daughter's directory is a clone of its parent's: opening it restricted to the daughter's range
@@ -145,6 +180,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private void closeLocked(String encodedName) {
     HostedRegion r = regions.remove(encodedName);
     if (r != null) {
+      replicaOf.values().removeIf(encodedName::equals);
       leases.closeRegion(r.info().getRegionNameAsString());
       r.store().close();
       LOG.info("closed region {}", r.info().getRegionNameAsString());
@@ -159,6 +195,9 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       if (regionsDir != null) {
         LocalStorageFiles.INSTANCE.deleteRecursively(regionDir(info));
       }
+      if (ports != null) {
+        ports.release(info.getEncodedName());
+      }
     }
   }
 
@@ -170,27 +209,70 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         return r;
       }
       r.store().alterFamilies(Schemas.descriptor(table, r.info()));
-      return new HostedRegion(r.info(), table, r.store());
+      return r.withTable(table);
     });
   }
 
-  /** The region to serve a request on; refused while the server's lease is not confirmed (fencing). */
-  HostedRegion region(byte[] regionName) throws NotServingRegionException {
+  /**
+   * The region to write to, or to read from consistently: this server's copy must be the primary (a
+   * secondary sends the client to the primary it knows). Refused while the server's lease is not confirmed
+   * (fencing).
+   */
+  HostedRegion region(byte[] regionName) throws IOException {
     String encoded = RegionInfo.encodeRegionName(regionName);
-    HostedRegion r = regions.get(encoded);
-    if (r != null && !lease.valid()) {
-      throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
-          + ": " + serverName + " cannot confirm its ZooKeeper session, so it serves nothing until it can");
-    }
-    ServerName moved = r == null ? movedTo.get(encoded) : null;
-    if (moved != null) {
-      throw new org.apache.hadoop.hbase.exceptions.RegionMovedException(moved, 0);
-    }
+    HostedRegion r = hosted(regionName, encoded);
     if (r == null) {
-      throw new NotServingRegionException(org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName)
-          + " is not online on " + serverName);
+      String base = replicaOf.get(encoded);
+      if (base != null && regions.containsKey(base)) {
+        // HBase's answer to a write addressed to a read replica (HRegion.checkReadOnly)
+        throw new DoNotRetryIOException("region is read only");
+      }
+      throw notOnline(regionName, encoded);
+    }
+    if (!r.primary()) {
+      Optional<ServerName> primary = r.primaryServer();
+      if (primary.isPresent() && !primary.get().getAddress().equals(serverName.getAddress())) {
+        throw new org.apache.hadoop.hbase.exceptions.RegionMovedException(primary.get(), LOCATION_SEQ_NUM);
+      }
+      throw new NotServingRegionException(Bytes.toStringBinary(regionName) + ": the copy on " + serverName
+          + " is not the primary and its replica group has none now (electing one, or too few members are up)");
     }
     return r;
+  }
+
+  /** A region to read from, by any of its replica names; {@link Read#stale()} when this copy is not the primary. */
+  Read read(byte[] regionName) throws IOException {
+    String encoded = RegionInfo.encodeRegionName(regionName);
+    HostedRegion r = hosted(regionName, encoded);
+    if (r != null) {
+      return new Read(region(regionName), false);
+    }
+    String base = replicaOf.get(encoded);
+    r = base == null ? null : hosted(regionName, base);
+    if (r == null) {
+      throw notOnline(regionName, encoded);
+    }
+    return new Read(r, !r.primary());
+  }
+
+  /** A region served for a read, and whether the answer may be behind the primary's. */
+  record Read(HostedRegion region, boolean stale) {}
+
+  private HostedRegion hosted(byte[] regionName, String encoded) throws NotServingRegionException {
+    HostedRegion r = regions.get(encoded);
+    if (r != null && !lease.valid()) {
+      throw new NotServingRegionException(Bytes.toStringBinary(regionName)
+          + ": " + serverName + " cannot confirm its ZooKeeper session, so it serves nothing until it can");
+    }
+    return r;
+  }
+
+  private NotServingRegionException notOnline(byte[] regionName, String encoded) {
+    ServerName moved = movedTo.get(encoded);
+    if (moved != null) {
+      return new org.apache.hadoop.hbase.exceptions.RegionMovedException(moved, LOCATION_SEQ_NUM);
+    }
+    return new NotServingRegionException(Bytes.toStringBinary(regionName) + " is not online on " + serverName);
   }
 
   @Override
@@ -272,6 +354,94 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     openRegion(parent, table);
   }
 
+  // ------------------------------------------------------------------ replicated regions
+
+  /**
+   * Lets this server host members of replicated regions, their replication nodes listening on {@code host}
+   * at ports of {@code range}; {@code primaries} hears of each member its group elects.
+   */
+  public void enableReplication(String host, PortRange range, PrimaryReporter primaries) {
+    this.ports = new ReplicationPorts(host, range);
+    this.primaries = primaries;
+  }
+
+  private ReplicationPorts ports() throws IOException {
+    ReplicationPorts p = ports;
+    if (p == null || engine == null) {
+      throw new IOException(serverName + " cannot host members of replicated regions");
+    }
+    return p;
+  }
+
+  @Override
+  public int replicationPort(RegionInfo region, Set<Integer> taken) throws IOException {
+    return ports().allocate(region.getEncodedName(), taken);
+  }
+
+  @Override
+  public void openMember(RegionInfo info, TableDescriptor table, List<Member> members, boolean create)
+      throws IOException {
+    ReplicationPorts p = ports();
+    synchronized (lock(info.getEncodedName())) {
+      HostedRegion open = regions.get(info.getEncodedName());
+      if (open != null) {
+        if (!open.members().equals(members)) {
+          regions.put(info.getEncodedName(), new HostedRegion(info, open.table(), open.store(), members));
+          nameReplicas(info, members.size());
+        }
+        return;
+      }
+      Member self = members.stream().filter(m -> m.isOn(serverName)).findFirst().orElseThrow(() ->
+          new IOException(serverName + " is not a member of " + info.getRegionNameAsString() + " " + members));
+      String encoded = info.getEncodedName();
+      GroupMembership membership = new GroupMembership(encoded, self.nodeName(), p.host(), self.port(),
+          members.stream().filter(m -> m != self).map(m -> m.server().getHostname() + ":" + m.port()).toList());
+      Path dir = regionDir(info);
+      RoleListener onRole = (region, role, primary) -> primaries.roleChanged(encoded);
+      ReplicatedRegion store;
+      try {
+        if (Files.isDirectory(dir)) {
+          store = engine.openMember(dir, membership, onRole);
+        } else if (create && members.get(0) == self) {
+          store = engine.createGroup(dir, Schemas.descriptor(table, info), membership, onRole);
+        } else if (members.size() > 1) {
+          // A new member, or one whose disk lost its copy: it joins empty and is filled from the others.
+          LOG.info("{}: joining its replica group with no data here, to be filled from {}",
+              info.getRegionNameAsString(), membership.helpers());
+          store = engine.joinGroup(dir, membership, onRole);
+        } else {
+          throw new IOException(info.getRegionNameAsString() + " has no data on " + serverName + " (" + dir
+              + " is missing) and no other member to copy it from: not served, so that it does not come back empty");
+        }
+      } catch (RuntimeException e) {
+        throw new IOException("cannot open the member of " + info.getRegionNameAsString() + " on " + serverName + ": "
+            + e.getMessage(), e);
+      }
+      p.inUse(encoded, self.port());
+      movedTo.remove(encoded);
+      regions.put(encoded, new HostedRegion(info, table, store, members));
+      nameReplicas(info, members.size());
+      primaries.roleChanged(encoded);
+      LOG.info("opened member {} of {} ({})", self.nodeName(), info.getRegionNameAsString(), store.role());
+    }
+  }
+
+  /** Lets reads addressed to replicas 1..count-1 of {@code info} reach this server's member. */
+  private void nameReplicas(RegionInfo info, int count) {
+    for (int i = 1; i < Math.max(count, 2); i++) {
+      replicaOf.put(RegionReplicaUtil.getRegionInfoForReplica(info, i).getEncodedName(), info.getEncodedName());
+    }
+  }
+
+  /** The replicated regions whose member here is primary now. */
+  List<HostedRegion> primaryMembers() {
+    return regions.values().stream().filter(r -> r.replicated() && r.primary()).toList();
+  }
+
+  HostedRegion hostedByEncodedName(String encoded) {
+    return regions.get(encoded);
+  }
+
   /** The table settings a served region was opened with (null if not served). */
   TableDescriptor tableOf(RegionInfo region) {
     HostedRegion r = regions.get(region.getEncodedName());
@@ -335,7 +505,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       m.stopPrefetch(region);
       long bytes = Files.isDirectory(regionDir(region)) ? 0 : m.fetch(region, source);
       m.install(region);
-      openLocked(region, table);
+      openLocked(region, table, false);
       return bytes;
     }
   }
@@ -354,7 +524,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   public void abortMoveAway(RegionInfo region, TableDescriptor table) throws IOException {
     synchronized (lock(region.getEncodedName())) {
       mover().release(region.getEncodedName());
-      openLocked(region, table);
+      openLocked(region, table, false);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.catalog.Primaries;
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.control.ControlEndpoint;
 import io.basalt.server.control.ControlServiceHandler;
@@ -41,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class RegionServerNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionServerNode.class);
   static final int MAX_REQUEST_BYTES = 256 << 20;
+  /** How often a primary checks that ZooKeeper still names it (a report can lose a race with an older one). */
+  private static final long PRIMARY_RECHECK_MILLIS = 5_000;
 
   private final Resources resources = new Resources();
   private final RpcServer rpc;
@@ -62,6 +65,11 @@ public final class RegionServerNode implements AutoCloseable {
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
+      if (config.replicationPorts() != null) {
+        PrimaryReporter reporter = track(new PrimaryReporter(new Primaries(zk, config.root()), name,
+            regionServer::hostedByEncodedName, regionServer::primaryMembers, PRIMARY_RECHECK_MILLIS));
+        regionServer.enableReplication(config.host(), config.replicationPorts(), reporter);
+      }
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
           new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT),
           new SegmentFetcher(SegmentFetcher.Options.DEFAULT), new PrefetchReports(zk, config.root()));

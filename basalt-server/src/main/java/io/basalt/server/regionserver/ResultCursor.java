@@ -18,6 +18,9 @@ interface ResultCursor extends AutoCloseable {
   /** The whole scan is over (limit reached, or the filter rules out everything after). */
   boolean scanComplete();
 
+  /** The rows come from a secondary copy and may be behind the primary's (HBase's TIMELINE reads). */
+  boolean stale();
+
   @Override
   void close();
 }

@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Result;
 
-/** A {@link ResultCursor} over a storage region scanner. */
+/** A {@link ResultCursor} over a storage region scanner; {@code stale} when it reads a secondary copy. */
 final class StoreCursor implements ResultCursor {
   private final RegionScanner scanner;
+  private final boolean stale;
 
-  StoreCursor(RegionScanner scanner) {
+  StoreCursor(RegionScanner scanner, boolean stale) {
     this.scanner = scanner;
+    this.stale = stale;
   }
 
   @Override
@@ -23,12 +25,17 @@ final class StoreCursor implements ResultCursor {
       List<RowResult> batch = scanner.next(rows, maxBytes, deadlineNanos);
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
-        out.add(Result.create(Cells.toHBase(r.cells()), null, false, r.partial()));
+        out.add(Result.create(Cells.toHBase(r.cells()), null, stale, r.partial()));
       }
       return out;
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }
+  }
+
+  @Override
+  public boolean stale() {
+    return stale;
   }
 
   @Override

@@ -1,7 +1,9 @@
 package io.basalt.server.rpc;
 
 import io.basalt.storage.error.InvalidMutationException;
+import io.basalt.storage.error.NotPrimaryException;
 import io.basalt.storage.error.RegionClosedException;
+import io.basalt.storage.error.ReplicasUnavailableException;
 import io.basalt.storage.error.RowOutOfRangeException;
 import io.basalt.storage.error.StorageFullException;
 import io.basalt.storage.error.UnknownFamilyException;
@@ -29,8 +31,12 @@ public final class ServerErrors {
     if (t instanceof RowOutOfRangeException) {
       return new WrongRegionException(t.getMessage());
     }
-    if (t instanceof RegionClosedException) {
+    if (t instanceof RegionClosedException || t instanceof NotPrimaryException) {
       return new NotServingRegionException(t.getMessage());
+    }
+    if (t instanceof ReplicasUnavailableException) {
+      // retriable without a new lookup: the primary is right, its group is short of members to acknowledge
+      return new org.apache.hadoop.hbase.RegionTooBusyException(t.getMessage());
     }
     if (t instanceof StorageFullException) {
       return new DoNotRetryIOException(t.getMessage());

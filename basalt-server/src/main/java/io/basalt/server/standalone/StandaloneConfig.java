@@ -1,5 +1,8 @@
 package io.basalt.server.standalone;
 
+import io.basalt.server.config.InvalidConfigException;
+import io.basalt.server.config.ReplicationKeys;
+
 import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ServerKeys;
@@ -68,9 +71,14 @@ public record StandaloneConfig(BasaltConfig settings) {
 
   /** The master's settings, given the embedded ZooKeeper's connect string. */
   public MasterConfig masterConfig(String zookeeper) {
+    if (settings.isSet(ReplicationKeys.FACTOR) && settings.get(ReplicationKeys.FACTOR) > 1) {
+      throw new InvalidConfigException(ReplicationKeys.FACTOR.name() + "=" + settings.get(ReplicationKeys.FACTOR)
+          + " asks for that many copies of each region, but standalone runs one region server, which keeps one: run a "
+          + "cluster (bin/basalt-cluster) for replication");
+    }
     return new MasterConfig(host(), masterPort(), zookeeper, settings.get(ZooKeeperKeys.BASALT_ROOT), zookeeperParent(),
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), settings.get(BalancerKeys.PERIOD),
-        settings.get(BalancerKeys.MOVE_PAUSE));
+        settings.get(BalancerKeys.MOVE_PAUSE), false, 1);
   }
 
   /** The region server's settings, given the embedded ZooKeeper's connect string. */
@@ -79,6 +87,6 @@ public record StandaloneConfig(BasaltConfig settings) {
         settings.get(ZooKeeperKeys.BASALT_ROOT), zookeeperParent(),
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), cacheBytes(),
         settings.get(SplitKeys.MAX_REGION_BYTES), settings.get(SplitKeys.MAX_REGION_CELLS),
-        settings.get(SplitKeys.CHECK_INTERVAL));
+        settings.get(SplitKeys.CHECK_INTERVAL), null);
   }
 }

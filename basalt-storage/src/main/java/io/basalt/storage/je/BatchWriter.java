@@ -29,8 +29,9 @@ final class BatchWriter {
   private final RowLocks locks;
   private final RowWriter writer;
   private final Map<Durability, TransactionConfig> commits;
-  /** Commits of a batch before its last: into JE's log buffer, written by the batch's last commit. */
-  private final TransactionConfig noFlushCommit = Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC);
+  /** Commits of a batch before its last: into JE's log buffer, written (and acknowledged) with its last commit. */
+  private final TransactionConfig noFlushCommit;
+  private final boolean replicated;
   private final LongAdder rowsWritten;
   private final LongSupplier clock;
 
@@ -43,6 +44,8 @@ final class BatchWriter {
     this.commits = commits;
     this.rowsWritten = rowsWritten;
     this.clock = clock;
+    this.replicated = env instanceof com.sleepycat.je.rep.ReplicatedEnvironment;
+    this.noFlushCommit = CommitPolicies.unflushed(replicated);
   }
 
   /** Leaves each mutation's failure, if any, at its index in {@code failures}; the caller keeps the region open. */
@@ -102,11 +105,12 @@ final class BatchWriter {
       if (!logWritten) {
         try {
           writeLog(durability);
-        } catch (DatabaseException e) {
+        } catch (DatabaseException | io.basalt.storage.error.ReplicasUnavailableException e) {
           // Whether the applied rows are durable is unknown: none may be acknowledged.
           for (int j = 0; j < valid.size(); j++) {
             if (failures[index[j]] == null) {
-              failures[index[j]] = JeErrors.translate("log write", e);
+              failures[index[j]] = e instanceof DatabaseException d ? JeErrors.translate("log write", d)
+                  : (RuntimeException) e;
             }
           }
         }
@@ -114,8 +118,16 @@ final class BatchWriter {
     }
   }
 
-  /** What a commit at {@code durability} does to the log, for commits made without it. */
+  /**
+   * What a commit at {@code durability} does to the log, for commits made without it. In a replica group
+   * nothing makes the secondaries acknowledge commits already made, so those rows are reported failed (they
+   * may still be there, as after any write whose acknowledgement was lost).
+   */
   private void writeLog(Durability durability) {
+    if (replicated && (durability == Durability.SYNC_WAL || durability == Durability.FSYNC_WAL)) {
+      throw new io.basalt.storage.error.ReplicasUnavailableException("the batch's last row failed, so the rows "
+          + "before it were not acknowledged by the replica group; retry them", null);
+    }
     switch (durability) {
       case SYNC_WAL -> env.flushLog(false);
       case FSYNC_WAL -> env.flushLog(true);

@@ -3,6 +3,7 @@ package io.basalt.storage.je;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.TransactionConfig;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.error.RegionClosedException;
@@ -24,13 +25,13 @@ import io.basalt.storage.region.RegionStats;
 import io.basalt.storage.schema.RegionDescriptor;
 import io.basalt.storage.segment.LogSegmentSet;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * A region on one JE environment: one JE database per column family, plus {@code basalt.meta}. Writers
@@ -62,31 +63,36 @@ final class JeRegion implements Region {
   private final RowWriter writer;
   private final BatchWriter batchWriter;
   private final RegionLog log;
+  /** Whether this copy takes writes: always alone; in a replica group, only while it is the primary. */
+  private final BooleanSupplier writable;
 
   private volatile boolean closed;
   private volatile boolean closing;
 
-  /** {@code fresh}: a new, empty region, whose count (zero) is known without looking. */
+  /**
+   * {@code fresh}: a new, empty region, whose count (zero) is known without looking. {@code writable}: see
+   * {@link #writable}; a copy that cannot write takes its layout from the log and leaves its count unknown.
+   */
   JeRegion(Path dir, Environment env, StorageConfig config, StorageFiles files, RegionMetadata metadata, boolean fresh,
-      Runnable onClose) {
+      BooleanSupplier writable, Runnable onClose) {
     this.dir = dir;
     this.env = env;
     this.config = config;
+    this.writable = writable;
     this.onClose = onClose;
-    Map<Durability, TransactionConfig> commits = new EnumMap<>(Durability.class);
-    commits.put(Durability.SKIP_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
-    commits.put(Durability.ASYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_NO_SYNC));
-    commits.put(Durability.SYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC));
-    commits.put(Durability.FSYNC_WAL, Transactions.config(com.sleepycat.je.Durability.COMMIT_SYNC));
+    Map<Durability, TransactionConfig> commits = CommitPolicies.of(env instanceof ReplicatedEnvironment);
     this.catalog = new RegionCatalog(env, metadata, commits.get(Durability.FSYNC_WAL));
     this.cellCount = new CellCounter(dir, env, catalog);
+    boolean canWrite = writable.getAsBoolean();
     try {
-      // Write only on change: a region on a full disk must still open for reads.
-      catalog.storeIfChanged();
-      // Without a saved count the engine counts in the background: counting reads the whole index, which
-      // would make every open (a moved region, split daughters) cost seconds for a large region.
-      cellCount.open(fresh);
-      catalog.openFamilies();
+      if (canWrite) {
+        // Write only on change: a region on a full disk must still open for reads.
+        catalog.storeIfChanged();
+        // Without a saved count the engine counts in the background: counting reads the whole index, which
+        // would make every open (a moved region, split daughters) cost seconds for a large region.
+        cellCount.open(fresh);
+      }
+      catalog.openFamilies(canWrite);
     } catch (RuntimeException e) {
       catalog.closeDatabases();
       throw e;
@@ -129,9 +135,17 @@ final class JeRegion implements Region {
     return locks;
   }
 
-  /** How many changes to stored keys were made so far; see {@link #changes}. */
+  /**
+   * How many changes to stored keys were made so far; see {@link #changes}. A secondary's keys change
+   * under it as the primary's log is applied, unseen by this count, so there every call is a change.
+   */
   long changeCount() {
-    return changes.get();
+    return writable.getAsBoolean() ? changes.get() : changes.incrementAndGet();
+  }
+
+  /** Whether this copy takes writes now. */
+  boolean writable() {
+    return writable.getAsBoolean();
   }
 
   /** Records a change made outside {@link RowWriter#applyLocked}, before its row lock is released. */
@@ -300,7 +314,11 @@ final class JeRegion implements Region {
       if (closed) {
         throw new RegionClosedException("region " + dir + " is closed");
       }
-      catalog.alterFamilies(newDescriptor);
+      if (writable.getAsBoolean()) {
+        catalog.alterFamilies(newDescriptor);
+      } else {
+        catalog.reload(); // the primary's change reaches this copy through the log
+      }
       cellCount.recount();
     } catch (DatabaseException e) {
       throw JeErrors.translate("alter families", e);
@@ -309,8 +327,28 @@ final class JeRegion implements Region {
     }
   }
 
+  /**
+   * This copy became its group's primary: it takes its layout from what the log holds now, and the engine
+   * counts its cells afresh (the count did not follow the log while it was a secondary).
+   */
+  void promoted() {
+    guard.writeLock().lock();
+    try {
+      if (!closed) {
+        catalog.reload();
+      }
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("taking over as primary", e);
+    } finally {
+      guard.writeLock().unlock();
+    }
+  }
+
   @Override
   public long maintain() {
+    if (!writable.getAsBoolean()) {
+      return 0; // the primary's maintenance reaches this copy through the log
+    }
     enter();
     try {
       long removed = 0;
@@ -347,7 +385,9 @@ final class JeRegion implements Region {
       closed = true;
       try {
         log.endSegmentSet();
-        cellCount.save();
+        if (writable.getAsBoolean()) {
+          cellCount.save();
+        }
         env.flushLog(true);
         catalog.closeDatabases();
         env.close();

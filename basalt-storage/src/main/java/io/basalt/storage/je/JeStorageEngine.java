@@ -3,6 +3,7 @@ package io.basalt.storage.je;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.EnvironmentLockedException;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.error.StorageException;
 import io.basalt.storage.io.LocalStorageFiles;
@@ -10,6 +11,9 @@ import io.basalt.storage.io.StorageFiles;
 import io.basalt.storage.region.EngineStats;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicatedRegion;
+import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
 import io.basalt.storage.segment.ClosedSegmentSet;
@@ -80,11 +84,15 @@ public final class JeStorageEngine implements StorageEngine {
   }
 
   private Environment openEnvironment(Path dir, boolean create) {
+    return openEnvironment(dir, () -> new Environment(dir.toFile(), envConfig(create)));
+  }
+
+  private <E extends Environment> E openEnvironment(Path dir, java.util.function.Supplier<E> opener) {
     if (pinned.contains(key(dir))) {
       throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
     }
     try {
-      Environment env = new Environment(dir.toFile(), envConfig(create));
+      E env = opener.get();
       // JE sizes a shared cache from the first environment of the process; make it this engine's size.
       if (env.getConfig().getCacheSize() != config.cacheBytes()) {
         env.setMutableConfig(env.getMutableConfig().setCacheSize(config.cacheBytes()));
@@ -145,12 +153,99 @@ public final class JeStorageEngine implements StorageEngine {
         false);
   }
 
+  // ---------------------------------------------------------------- members of replica groups
+
+  @Override
+  public ReplicatedRegion createGroup(Path dir, RegionDescriptor descriptor, GroupMembership membership,
+      RoleListener listener) {
+    prepareEmpty(dir);
+    ReplicatedEnvironment env = openEnvironment(dir,
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true));
+    return registerMember(dir, env, new RegionMetadata(descriptor, false), true, membership, listener);
+  }
+
+  @Override
+  public ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener) {
+    prepareEmpty(dir);
+    ReplicatedEnvironment env = openEnvironment(dir,
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
+    return registerMember(dir, env, null, false, membership, listener);
+  }
+
+  @Override
+  public ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener) {
+    if (!Files.isDirectory(dir)) {
+      throw new StorageException("no region directory " + dir);
+    }
+    ReplicatedEnvironment env = openEnvironment(dir,
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+    return registerMember(dir, env, null, false, membership, listener);
+  }
+
+  private void prepareEmpty(Path dir) {
+    try {
+      if (!files.isEmptyOrMissing(dir)) {
+        throw new StorageException("cannot start a member in non-empty directory " + dir);
+      }
+      files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code meta}: the founder's; a joining or reopened member reads the one its log holds. */
+  private ReplicatedRegion registerMember(Path dir, ReplicatedEnvironment env, RegionMetadata meta, boolean fresh,
+      GroupMembership membership, RoleListener listener) {
+    JeReplicaRegion member;
+    try {
+      RegionMetadata m = meta != null ? meta : RegionCatalog.readMetadata(env);
+      JeRegion region = register(dir, env, m, fresh, () -> env.getState().isMaster());
+      member = new JeReplicaRegion(region, env, membership, listener, this::promoted);
+    } catch (RuntimeException e) {
+      closeQuietly(env);
+      throw e;
+    }
+    member.listen();
+    return member;
+  }
+
+  /** A member became its group's primary: it reloads its layout and counts its cells (off JE's thread). */
+  private void promoted(JeRegion region) {
+    counting.execute(() -> {
+      try {
+        if (!region.isClosing()) {
+          region.promoted();
+          region.recount();
+        }
+      } catch (RuntimeException e) {
+        if (!region.isClosing()) {
+          LOG.warn("taking over {} as primary failed", region.directory(), e);
+        }
+      }
+    });
+  }
+
+  private static void closeQuietly(Environment env) {
+    try {
+      if (env.isValid()) {
+        env.close();
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("closing {} failed: {}", env.getHome(), e.toString());
+    }
+  }
+
   /** {@code fresh}: a region just created, which holds no cells (its count is known without counting). */
   private Region register(Path dir, Environment env, RegionMetadata meta, boolean fresh) {
+    return register(dir, env, meta, fresh, () -> true);
+  }
+
+  private JeRegion register(Path dir, Environment env, RegionMetadata meta, boolean fresh,
+      java.util.function.BooleanSupplier writable) {
     JeRegion[] self = new JeRegion[1];
     JeRegion region;
     try {
-      region = new JeRegion(dir, env, config, files, meta, fresh, () -> open.remove(self[0]));
+      region = new JeRegion(dir, env, config, files, meta, fresh, writable, () -> open.remove(self[0]));
     } catch (RuntimeException e) {
       env.close();
       throw e;

@@ -86,16 +86,38 @@ final class RegionCatalog {
     }
   }
 
-  void openFamilies() {
-    this.families = openFamilies(metadata.descriptor());
+  /** {@code create}: a missing family database is created (only a copy that can write may). */
+  void openFamilies(boolean create) {
+    this.families = openFamilies(metadata.descriptor(), create);
   }
 
-  private List<FamilyStore> openFamilies(RegionDescriptor descriptor) {
+  private List<FamilyStore> openFamilies(RegionDescriptor descriptor, boolean create) {
     List<FamilyStore> out = new ArrayList<>();
+    DatabaseConfig dc = dbConfig();
+    dc.setAllowCreate(create);
     for (FamilySchema f : descriptor.families()) {
-      out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dbConfig())));
+      try {
+        out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dc)));
+      } catch (com.sleepycat.je.DatabaseNotFoundException notYet) {
+        // a secondary whose log has the family's metadata before its database: it appears with a later reload
+      }
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * Takes the metadata and families from what the log holds now (a secondary follows its primary's
+   * changes this way). The caller holds the region's guard exclusively.
+   */
+  void reload() {
+    byte[] stored = storedMetadata(metaDb);
+    if (stored != null) {
+      metadata = RegionMetadata.decode(stored);
+    }
+    if (families != null) {
+      families.forEach(f -> f.db().close());
+    }
+    families = openFamilies(metadata.descriptor(), false);
   }
 
   private void writeMetadata(RegionMetadata m) {
@@ -124,7 +146,7 @@ final class RegionCatalog {
       }
     }
     writeMetadata(new RegionMetadata(updated, metadata.pendingCollection()));
-    families = openFamilies(updated);
+    families = openFamilies(updated, true);
   }
 
   /** Closes the family databases (those opened so far) and {@code basalt.meta}. */

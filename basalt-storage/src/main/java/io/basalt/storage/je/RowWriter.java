@@ -172,7 +172,12 @@ final class RowWriter {
       try (TxnCursors cursors = new TxnCursors(txn)) {
         added = writeCells(cursors, row, cells, now);
       }
-      txn.commit();
+      try {
+        txn.commit();
+      } catch (com.sleepycat.je.rep.InsufficientAcksException e) {
+        committed = true; // here, though not acknowledged by enough of the group: the caller is told it failed
+        throw e;
+      }
       committed = true;
     } finally {
       if (!committed) {

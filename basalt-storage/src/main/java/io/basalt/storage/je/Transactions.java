@@ -3,6 +3,8 @@ package io.basalt.storage.je;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
+import com.sleepycat.je.rep.InsufficientAcksException;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
 import java.util.function.Function;
 
 /** One JE transaction around a body: committed if the body returns, aborted if it throws. */
@@ -17,21 +19,26 @@ final class Transactions {
 
   static <T> T run(Environment env, TransactionConfig config, Function<Transaction, T> body) {
     Transaction txn = env.beginTransaction(null, config);
-    boolean committed = false;
+    boolean ended = false;
     try {
       T result = body.apply(txn);
-      txn.commit();
-      committed = true;
+      try {
+        txn.commit();
+      } catch (InsufficientAcksException e) {
+        ended = true; // committed here, just not acknowledged by enough of the group: nothing to abort
+        throw e;
+      }
+      ended = true;
       return result;
     } finally {
-      if (!committed) {
+      if (!ended) {
         txn.abort();
       }
     }
   }
 
-  /** For background work whose loss in a crash only means it runs again: no log flush at commit. */
+  /** For background work whose loss in a crash only means it runs again: no log flush, no acknowledgement. */
   static <T> T runNoSync(Environment env, Function<Transaction, T> body) {
-    return run(env, config(com.sleepycat.je.Durability.COMMIT_NO_SYNC), body);
+    return run(env, CommitPolicies.unflushed(env instanceof ReplicatedEnvironment), body);
   }
 }

@@ -2,6 +2,9 @@ package io.basalt.storage.region;
 
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicatedRegion;
+import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.segment.LogSegmentSet;
 import java.nio.file.Path;
 
@@ -38,6 +41,24 @@ public interface StorageEngine extends AutoCloseable {
    * once and removed in the background by {@link Region#maintain()}.
    */
   Region openRestricted(Path dir, KeyRange range);
+
+  // Members of replica groups: one environment per member, as for a region alone, whose log its group's
+  // primary feeds (see ReplicatedRegion).
+
+  /** Founds a new region's replica group in an empty or missing directory; this member starts as primary. */
+  ReplicatedRegion createGroup(Path dir, RegionDescriptor descriptor, GroupMembership membership, RoleListener listener);
+
+  /**
+   * Joins an existing group with an empty or missing directory, filled from a live member (all of the
+   * group's log, copied) before it returns.
+   */
+  ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener);
+
+  /**
+   * Opens this member from its directory and rejoins its group (catching up from the primary). Returns
+   * even when the group has no primary now (too few members up): the member then serves stale reads.
+   */
+  ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener);
 
   /** Cache, log and cleaner figures of all open regions (a few microseconds per region). */
   EngineStats stats();

@@ -1,0 +1,188 @@
+package io.basalt.it.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Consistency;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Replicated regions on real processes: every region a replica group of 3 members on 3 region servers.
+ * A SIGKILL of a primary's server under load loses no acknowledged write and stalls writers briefly; with
+ * two of three members down writes are refused while the survivor answers TIMELINE reads, marked stale; a
+ * server whose disk was wiped comes back empty and is refilled from the others.
+ */
+@Timeout(420)
+class ReplicationTest {
+  private static final byte[] SPLIT = Bytes.toBytes("k8");
+  @TempDir Path dir;
+
+  private static TableName createTable(Admin admin, String name) throws IOException {
+    TableName t = TableName.valueOf(name);
+    admin.createTable(TableDescriptorBuilder.newBuilder(t).setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F))
+        .build(), new byte[][] {SPLIT});
+    return t;
+  }
+
+  /** The servers of every copy of the region holding {@code row}: the primary first. */
+  private static List<ServerName> copies(Connection conn, TableName table, byte[] row) throws IOException {
+    try (RegionLocator locator = conn.getRegionLocator(table)) {
+      return locator.getRegionLocations(row, true).stream().map(HRegionLocation::getServerName).toList();
+    }
+  }
+
+  @Test
+  void killingThePrimarysServerUnderLoadLosesNothingAndWritesResumeQuickly() throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = createTable(admin, "replicated_kill");
+      List<ServerName> copies = copies(conn, name, Bytes.toBytes("a"));
+      assertThat(copies).hasSize(3);
+      assertThat(Set.copyOf(copies)).as("each copy on its own server").hasSize(3);
+      assertThat(admin.getRegions(name)).as("2 regions x 3 replicas, as HBase lists replicas").hasSize(6);
+
+      try (Workload load = new Workload(conn, name, 4, 20).start()) {
+        load.awaitWrites(1_000, 60_000);
+        LocalCluster.Node primary = cluster.regionServerAt(copies.get(0));
+        load.resetWriteGaps();
+        cluster.kill(primary);
+        long acked = load.acknowledgedWrites();
+        load.awaitWrites(1_000, 120_000);
+        assertThat(load.acknowledgedWrites()).as("writes resume with the primary's server gone").isGreaterThan(acked + 500);
+        long gap = load.longestWriteGapMillis();
+        System.out.println("replication: longest writer wait across a primary SIGKILL: " + gap + " ms");
+        assertThat(gap).as("no writer waits more than 5 s between two acknowledged writes").isLessThan(5_000);
+        assertThat(copies(conn, name, Bytes.toBytes("a")).get(0)).as("a new primary is published")
+            .isNotEqualTo(copies.get(0));
+
+        cluster.start(primary);
+        load.awaitWrites(1_000, 60_000);
+        load.close();
+        assertThat(load.verify()).isEmpty();
+        assertThat(load.wrongReads()).isZero();
+      }
+    }
+  }
+
+  @Test
+  void twoOfThreeDownRefuseWritesWhileTheSurvivorServesStaleReads() throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = createTable(admin, "replicated_minority");
+      byte[] row = Bytes.toBytes("a-row");
+      try (Table t = conn.getTable(name)) {
+        t.put(new Put(row).addColumn(Workload.F, Workload.Q, Bytes.toBytes("v1")));
+      }
+      List<ServerName> copies = copies(conn, name, row);
+      LocalCluster.Node survivor = cluster.regionServerAt(copies.get(2));
+      for (ServerName s : copies.subList(0, 2)) {
+        cluster.kill(cluster.regionServerAt(s));
+      }
+
+      Configuration impatient = cluster.clientConfiguration();
+      impatient.setInt("hbase.client.retries.number", 3);
+      impatient.setInt("hbase.client.operation.timeout", 15_000);
+      try (Connection c = ConnectionFactory.createConnection(impatient); Table t = c.getTable(name)) {
+        boolean refused = false;
+        try {
+          t.put(new Put(row).addColumn(Workload.F, Workload.Q, Bytes.toBytes("v2")));
+        } catch (IOException expected) {
+          refused = true;
+        }
+        assertThat(refused).as("a write without a majority is refused").isTrue();
+        Result stale = timelineGet(t, row, 30);
+        assertThat(Bytes.toString(stale.getValue(Workload.F, Workload.Q))).isEqualTo("v1");
+        assertThat(stale.isStale()).as("answered by a secondary").isTrue();
+      }
+      assertThat(survivor.alive()).isTrue();
+
+      for (ServerName s : copies.subList(0, 2)) {
+        cluster.start(cluster.regionServerAt(s));
+      }
+      try (Table t = conn.getTable(name)) {
+        t.put(new Put(row).addColumn(Workload.F, Workload.Q, Bytes.toBytes("v3")));
+        assertThat(Bytes.toString(t.get(new Get(row)).getValue(Workload.F, Workload.Q))).isEqualTo("v3");
+      }
+    }
+  }
+
+  /** A TIMELINE get, retried while the survivor is still finding out it has no primary (bounded). */
+  private static Result timelineGet(Table t, byte[] row, int seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      try {
+        return t.get(new Get(row).setConsistency(Consistency.TIMELINE));
+      } catch (IOException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  @Test
+  void aServerWhoseDiskWasWipedIsRefilledAndNothingIsLost() throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = createTable(admin, "replicated_wipe");
+      try (Workload load = new Workload(conn, name, 4, 20).start()) {
+        load.awaitWrites(1_000, 60_000);
+        // Lose each server's disk in turn: each time the other two hold every acknowledged write and refill it.
+        for (LocalCluster.Node victim : cluster.regionServers()) {
+          cluster.kill(victim);
+          cluster.wipe(victim);
+          load.awaitWrites(300, 60_000);
+          cluster.start(victim);
+          awaitMembersOpen(cluster, victim, 2, 120);
+          load.awaitWrites(300, 60_000);
+        }
+        load.close();
+        List<String> lost = load.verify();
+        assertThat(lost).as("acknowledged writes lost after three wiped disks (of " + load.acknowledgedWrites() + ")")
+            .isEmpty();
+        assertThat(load.wrongReads()).isZero();
+      }
+    }
+  }
+
+  /** Waits until the restarted server says it opened {@code members} members (its log, bounded). */
+  private static void awaitMembersOpen(LocalCluster cluster, LocalCluster.Node n, int members, int seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      String log = cluster.logTail(n);
+      long opened = log.lines().filter(l -> l.contains("opened member")).collect(Collectors.counting());
+      if (opened >= members) {
+        return;
+      }
+      assertThat(System.nanoTime()).as(n + " opens its members:\n" + log).isLessThan(deadline);
+      Thread.sleep(200);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.basalt.server.master;
+
+import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.Member;
+import io.basalt.server.catalog.Primaries;
+import io.basalt.server.catalog.RegionRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's side of replicated regions: how many copies a table asks for, placing a new region's
+ * members (a replication port each, recorded in the catalog before any member starts), and opening,
+ * closing and dropping members on their servers. Which member is primary is the group's own election.
+ */
+final class ReplicatedRegions {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicatedRegions.class);
+
+  private final Catalog catalog;
+  private final ServerManager servers;
+  private final Primaries primaries;
+  private final int defaultFactor;
+
+  /** {@code defaultFactor} 1 with replication off (standalone: nothing is replicated). */
+  ReplicatedRegions(Catalog catalog, ServerManager servers, Primaries primaries, int defaultFactor) {
+    this.catalog = catalog;
+    this.servers = servers;
+    this.primaries = primaries;
+    this.defaultFactor = defaultFactor;
+  }
+
+  /** Copies the table's regions get: its REGION_REPLICATION if a client set it, else the cluster's. */
+  int factor(TableDescriptor table) {
+    if (primaries == null) {
+      return 1;
+    }
+    return table.getValue(TableDescriptorBuilder.REGION_REPLICATION) != null ? table.getRegionReplication()
+        : defaultFactor;
+  }
+
+  /** Places a new region's members on the least loaded live servers and opens them, the founder first. */
+  void create(TableDescriptor table, RegionInfo info, int factor) throws IOException {
+    List<ServerName> chosen = ReplicaPlacement.choose(memberLoad(), primaryLoad(), factor);
+    if (chosen.size() < factor) {
+      LOG.warn("{} gets {} of its {} copies: only {} region servers are up; it runs degraded until more join",
+          info.getRegionNameAsString(), chosen.size(), factor, chosen.size());
+    }
+    List<Member> members = new ArrayList<>();
+    for (ServerName s : chosen) {
+      Set<Integer> taken = portsTakenOn(s.getHostname());
+      members.forEach(m -> {
+        if (m.server().getHostname().equals(s.getHostname())) {
+          taken.add(m.port());
+        }
+      });
+      members.add(new Member(s, servers.control(s).replicationPort(info, taken)));
+    }
+    RegionRecord r = RegionRecord.replicated(info, RegionRecord.OPEN, members);
+    catalog.putRegion(r);
+    open(table, r, true);
+  }
+
+  /**
+   * Opens the region's members on their live servers (a member whose server is down opens when it
+   * returns). With {@code create} the first member founds the group and the others join it.
+   */
+  void open(TableDescriptor table, RegionRecord r, boolean create) throws IOException {
+    IOException failed = null;
+    for (Member m : r.members()) {
+      Optional<ServerName> live = servers.liveAt(m.server());
+      if (live.isEmpty()) {
+        continue;
+      }
+      try {
+        servers.control(live.get()).openMember(r.info(), table, r.members(), create);
+      } catch (IOException e) {
+        if (create && m == r.members().get(0)) {
+          throw e; // no group to join
+        }
+        LOG.warn("cannot open the member of {} on {} yet: {}", r.info().getRegionNameAsString(), live.get(),
+            e.getMessage());
+        failed = e;
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
+  }
+
+  /** Stops serving every member (table disabled); the data stays where it is. */
+  void close(RegionRecord r) throws IOException {
+    for (Member m : r.members()) {
+      Optional<ServerName> live = servers.liveAt(m.server());
+      if (live.isPresent()) {
+        servers.control(live.get()).closeRegion(r.info());
+      }
+    }
+  }
+
+  /** Deletes every live member's copy (a member that is down deletes its copy when it returns). */
+  void drop(RegionRecord r) throws IOException {
+    for (Member m : r.members()) {
+      Optional<ServerName> live = servers.liveAt(m.server());
+      if (live.isPresent()) {
+        servers.control(live.get()).dropRegion(r.info());
+      }
+    }
+    try {
+      primaries.remove(r.info().getEncodedName());
+    } catch (Exception e) {
+      throw new IOException("forgetting the primary of " + r.info().getRegionNameAsString() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The member its group elected, as reported, or the founding member before any report. */
+  ServerName primaryOf(RegionRecord r) {
+    Optional<ServerName> reported = primaries.primary(r.info().getEncodedName());
+    return reported.filter(p -> r.memberOn(p).isPresent()).orElse(r.server());
+  }
+
+  /** Replication ports the catalog records on a machine (several region servers may share one). */
+  private Set<Integer> portsTakenOn(String host) {
+    Set<Integer> taken = new HashSet<>();
+    for (RegionRecord r : catalog.allRegions()) {
+      for (Member m : r.members()) {
+        if (m.server().getHostname().equals(host)) {
+          taken.add(m.port());
+        }
+      }
+    }
+    return taken;
+  }
+
+  /** Members per live server (an unreplicated region counts as one member where it is). */
+  private Map<ServerName, Integer> memberLoad() {
+    Map<ServerName, Integer> load = new HashMap<>();
+    for (ServerName s : servers.live()) {
+      load.put(s, 0);
+    }
+    for (RegionRecord r : catalog.allRegions()) {
+      if (RegionRecord.SPLIT.equals(r.state())) {
+        continue;
+      }
+      List<ServerName> on = r.replicated() ? r.members().stream().map(Member::server).toList()
+          : r.server() == null ? List.of() : List.of(r.server());
+      for (ServerName s : on) {
+        servers.liveAt(s).ifPresent(live -> load.merge(live, 1, Integer::sum));
+      }
+    }
+    return load;
+  }
+
+  /** Regions each live server is primary of (an unreplicated region's server counts as its primary). */
+  private Map<ServerName, Integer> primaryLoad() {
+    Map<ServerName, Integer> load = new HashMap<>();
+    for (RegionRecord r : catalog.allRegions()) {
+      if (RegionRecord.SPLIT.equals(r.state()) || r.server() == null) {
+        continue;
+      }
+      servers.liveAt(r.replicated() ? primaryOf(r) : r.server()).ifPresent(live -> load.merge(live, 1, Integer::sum));
+    }
+    return load;
+  }
+}

@@ -1,0 +1,218 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
+import com.sleepycat.je.rep.ReplicationNode;
+import com.sleepycat.je.rep.StateChangeEvent;
+import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.mutation.Append;
+import io.basalt.storage.mutation.BatchResult;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.Increment;
+import io.basalt.storage.mutation.RowCondition;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.mutation.RowOperation;
+import io.basalt.storage.mutation.RowOutcome;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.RegionScanner;
+import io.basalt.storage.read.ScanSpec;
+import io.basalt.storage.region.RegionStats;
+import io.basalt.storage.replication.GroupMember;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicaRole;
+import io.basalt.storage.replication.ReplicatedRegion;
+import io.basalt.storage.replication.RoleListener;
+import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.segment.LogSegmentSet;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A region that is one member of its replica group: a {@link JeRegion} on a {@link ReplicatedEnvironment},
+ * plus the member's role as the group's elections decide it. Reads and writes go to the region as they
+ * are; JE refuses writes unless this member is the group's master (its primary).
+ */
+final class JeReplicaRegion implements ReplicatedRegion {
+  private final JeRegion region;
+  private final ReplicatedEnvironment env;
+  private final GroupMembership membership;
+  private final RoleListener listener;
+  private final Consumer<JeRegion> onPromoted;
+  private volatile ReplicaRole role = ReplicaRole.UNKNOWN;
+  private volatile String primary;
+
+  /** {@code onPromoted}: run (off JE's thread) when this member becomes primary. */
+  JeReplicaRegion(JeRegion region, ReplicatedEnvironment env, GroupMembership membership, RoleListener listener,
+      Consumer<JeRegion> onPromoted) {
+    this.region = region;
+    this.env = env;
+    this.membership = membership;
+    this.listener = listener;
+    this.onPromoted = onPromoted;
+  }
+
+  /** Follows the member's state from now on (JE reports the current state at once). */
+  void listen() {
+    env.setStateChangeListener(this::stateChanged);
+  }
+
+  private void stateChanged(StateChangeEvent e) {
+    ReplicaRole before = role;
+    role = switch (e.getState()) {
+      case MASTER -> ReplicaRole.PRIMARY;
+      case REPLICA -> ReplicaRole.SECONDARY;
+      case UNKNOWN -> ReplicaRole.UNKNOWN;
+      case DETACHED -> ReplicaRole.DETACHED;
+    };
+    primary = e.getState().isActive() ? e.getMasterNodeName() : null;
+    if (role == ReplicaRole.PRIMARY && before != ReplicaRole.PRIMARY) {
+      onPromoted.accept(region);
+    }
+    listener.roleChanged(this, role, Optional.ofNullable(primary));
+  }
+
+  JeRegion region() {
+    return region;
+  }
+
+  // ---------------------------------------------------------------- ReplicatedRegion
+
+  @Override
+  public GroupMembership membership() {
+    return membership;
+  }
+
+  @Override
+  public ReplicaRole role() {
+    return role;
+  }
+
+  @Override
+  public Optional<String> primary() {
+    return Optional.ofNullable(primary);
+  }
+
+  @Override
+  public List<GroupMember> members() {
+    List<GroupMember> out = new ArrayList<>();
+    try {
+      for (ReplicationNode n : env.getGroup().getNodes()) {
+        out.add(new GroupMember(n.getName(), n.getHostName(), n.getPort()));
+      }
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("listing the group's members", e);
+    }
+    return out;
+  }
+
+  @Override
+  public void transferPrimary(String nodeName, Duration timeout) {
+    try {
+      env.transferMaster(Set.of(nodeName), (int) timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("handing the primary role to " + nodeName, e);
+    }
+  }
+
+  @Override
+  public void removeMember(String nodeName) {
+    try {
+      new ReplicationGroupAdmin(membership.groupName(),
+          Set.of(new InetSocketAddress(membership.host(), membership.port()))).removeMember(nodeName);
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("removing member " + nodeName, e);
+    } catch (RuntimeException e) {
+      throw new io.basalt.storage.error.StorageException("removing member " + nodeName + " of group "
+          + membership.groupName() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  // ---------------------------------------------------------------- Region, as the member's store
+
+  @Override
+  public RegionDescriptor descriptor() {
+    return region.descriptor();
+  }
+
+  @Override
+  public void mutate(RowMutation mutation, Durability durability) {
+    region.mutate(mutation, durability);
+  }
+
+  @Override
+  public BatchResult mutateBatch(List<RowMutation> mutations, Durability durability) {
+    return region.mutateBatch(mutations, durability);
+  }
+
+  @Override
+  public List<Cell> get(byte[] row, ReadOptions options) {
+    return region.get(row, options);
+  }
+
+  @Override
+  public RegionScanner scan(ScanSpec spec) {
+    return region.scan(spec);
+  }
+
+  @Override
+  public List<Cell> increment(Increment increment, Durability durability) {
+    return region.increment(increment, durability);
+  }
+
+  @Override
+  public List<Cell> append(Append append, Durability durability) {
+    return region.append(append, durability);
+  }
+
+  @Override
+  public boolean checkAndMutate(byte[] row, RowCondition condition, RowMutation mutation, Durability durability) {
+    return region.checkAndMutate(row, condition, mutation, durability);
+  }
+
+  @Override
+  public RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability) {
+    return region.mutateRow(row, condition, operations, durability);
+  }
+
+  @Override
+  public Optional<byte[]> midpointRow() {
+    return region.midpointRow();
+  }
+
+  @Override
+  public LogSegmentSet logSegments() {
+    return region.logSegments();
+  }
+
+  @Override
+  public LogSegmentSet logSegmentsAfter(long afterSegment) {
+    return region.logSegmentsAfter(afterSegment);
+  }
+
+  @Override
+  public RegionStats stats() {
+    return region.stats();
+  }
+
+  @Override
+  public void alterFamilies(RegionDescriptor newDescriptor) {
+    region.alterFamilies(newDescriptor);
+  }
+
+  @Override
+  public long maintain() {
+    return region.maintain();
+  }
+
+  @Override
+  public void close() {
+    region.close();
+  }
+}

@@ -1,0 +1,68 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.rep.InsufficientLogException;
+import com.sleepycat.je.rep.NetworkRestore;
+import com.sleepycat.je.rep.NetworkRestoreConfig;
+import com.sleepycat.je.rep.NoConsistencyRequiredPolicy;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
+import com.sleepycat.je.rep.ReplicationConfig;
+import io.basalt.storage.replication.GroupMembership;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a region's environment as a member of its replica group (JE HA's {@link ReplicatedEnvironment}):
+ * the group is named after the region, the member after its server, and it listens on a port of its own.
+ * A member whose log is too far behind the group's (or empty, on a new or wiped disk) is filled by copying
+ * a live member's log files over the network (JE's network restore) before it opens.
+ */
+final class ReplicaEnvironments {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicaEnvironments.class);
+
+  private ReplicaEnvironments() {}
+
+  /**
+   * {@code founder}: the first member of a new group, which creates it (its helpers are itself only).
+   * {@code waitForPrimary}: block until the member has joined a primary and caught up (a member that is
+   * to be filled from the group); otherwise it may open before its group has a primary and serve stale
+   * reads meanwhile.
+   */
+  static ReplicatedEnvironment open(Path dir, EnvironmentConfig env, GroupMembership m, boolean founder,
+      boolean waitForPrimary) {
+    ReplicationConfig rc = config(m, founder, waitForPrimary);
+    try {
+      return new ReplicatedEnvironment(dir.toFile(), rc, env);
+    } catch (InsufficientLogException missing) {
+      long start = System.nanoTime();
+      LOG.info("{}: copying the log of a live member of group {} (network restore)", m.nodeName(), m.groupName());
+      new NetworkRestore().execute(missing, new NetworkRestoreConfig().setRetainLogFiles(false));
+      LOG.info("{}: network restore of group {} took {} ms", m.nodeName(), m.groupName(),
+          (System.nanoTime() - start) / 1_000_000);
+      return new ReplicatedEnvironment(dir.toFile(), rc, env);
+    }
+  }
+
+  private static ReplicationConfig config(GroupMembership m, boolean founder, boolean waitForPrimary) {
+    ReplicationConfig rc = new ReplicationConfig(m.groupName(), m.nodeName(), m.address());
+    rc.setHelperHosts(founder || m.helpers().isEmpty() ? m.address() : String.join(",", m.helpers()));
+    // Secondaries answer TIMELINE reads with what they have: HBase's contract for them.
+    rc.setConsistencyPolicy(NoConsistencyRequiredPolicy.NO_CONSISTENCY);
+    if (!waitForPrimary) {
+      // Open (for stale reads) even when the group cannot elect a primary; it keeps trying in the background.
+      rc.setConfigParam(ReplicationConfig.ENV_UNKNOWN_STATE_TIMEOUT, "2 s");
+    }
+    // A primary cut off with commits it could not get acknowledged rolls them back when it rejoins: they
+    // were never acknowledged to a client, and a batch may hold hundreds.
+    rc.setConfigParam(ReplicationConfig.TXN_ROLLBACK_LIMIT, Integer.toString(Integer.MAX_VALUE));
+    // Fail a write fast (retriable) when too few members are up, rather than after JE's 10 s default.
+    rc.setConfigParam(ReplicationConfig.INSUFFICIENT_REPLICAS_TIMEOUT, "2 s");
+    rc.setConfigParam(ReplicationConfig.REPLICA_ACK_TIMEOUT, "2 s");
+    // A member cut off (not dead: its connections stay open) is noticed within a few seconds.
+    rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "4 s");
+    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "4 s");
+    rc.setConfigParam("je.rep.heartbeatInterval", "500");
+    return rc;
+  }
+}

@@ -1,0 +1,193 @@
+package io.basalt.storage.je;
+
+import static io.basalt.storage.cell.Bytes.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.basalt.storage.StorageConfig;
+import io.basalt.storage.cell.Bytes;
+import io.basalt.storage.error.NotPrimaryException;
+import io.basalt.storage.error.ReplicasUnavailableException;
+import io.basalt.storage.mutation.Durability;
+import io.basalt.storage.mutation.RowMutation;
+import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.region.StorageEngine;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicaRole;
+import io.basalt.storage.replication.ReplicatedRegion;
+import io.basalt.storage.replication.RoleListener;
+import io.basalt.storage.schema.FamilySchema;
+import io.basalt.storage.schema.KeyRange;
+import io.basalt.storage.schema.RegionDescriptor;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A region's replica group of three members, each on its own engine and loopback port in this JVM: the
+ * founder is primary, writes reach the others, a secondary refuses writes naming the primary, the group
+ * elects a new primary when the old one closes and loses nothing acknowledged, a member whose directory is
+ * gone is refilled from the others, and a primary alone cannot acknowledge.
+ */
+@Timeout(180)
+class ReplicaGroupTest {
+  private static final byte[] F = of("f");
+  private static final RegionDescriptor DESCRIPTOR = new RegionDescriptor(List.of(FamilySchema.of("f")), KeyRange.ALL);
+
+  @TempDir Path dir;
+  private final List<StorageEngine> engines = new ArrayList<>();
+  private final List<ReplicatedRegion> open = new ArrayList<>();
+  private int[] ports;
+
+  private StorageEngine engine() {
+    StorageEngine e = new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0));
+    engines.add(e);
+    return e;
+  }
+
+  @AfterEach
+  void close() {
+    for (ReplicatedRegion r : open) {
+      try {
+        r.close();
+      } catch (RuntimeException ignored) {
+        // closed by the test
+      }
+    }
+    engines.forEach(StorageEngine::close);
+  }
+
+  private GroupMembership member(int i) {
+    List<String> helpers = new ArrayList<>();
+    for (int j = 0; j < ports.length; j++) {
+      if (j != i) {
+        helpers.add("127.0.0.1:" + ports[j]);
+      }
+    }
+    return new GroupMembership("g1", "node" + i, "127.0.0.1", ports[i], helpers);
+  }
+
+  private Path memberDir(int i) {
+    return dir.resolve("member" + i);
+  }
+
+  private List<ReplicatedRegion> startGroup() throws IOException {
+    ports = freePorts(3);
+    List<ReplicatedRegion> members = new ArrayList<>();
+    members.add(track(engine().createGroup(memberDir(0), DESCRIPTOR, member(0), RoleListener.NONE)));
+    for (int i = 1; i < 3; i++) {
+      members.add(track(engine().joinGroup(memberDir(i), member(i), RoleListener.NONE)));
+    }
+    return members;
+  }
+
+  private ReplicatedRegion track(ReplicatedRegion r) {
+    open.add(r);
+    return r;
+  }
+
+  private static void put(ReplicatedRegion r, String row, String value) {
+    r.mutate(RowMutation.of(of(row)).put(F, of("q"), 1, of(value)).build(), Durability.SYNC_WAL);
+  }
+
+  private static String value(ReplicatedRegion r, String row) {
+    var cells = r.get(of(row), ReadOptions.DEFAULT);
+    return cells.isEmpty() ? null : Bytes.toStringBinary(cells.get(0).value());
+  }
+
+  private static ReplicatedRegion awaitPrimary(List<ReplicatedRegion> among) {
+    ReplicatedRegion[] found = new ReplicatedRegion[1];
+    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+      for (ReplicatedRegion r : among) {
+        if (r.role() == ReplicaRole.PRIMARY) {
+          found[0] = r;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found[0];
+  }
+
+  @Test
+  void theFounderIsPrimaryAndItsWritesReachTheOthers() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    assertThat(g.get(0).role()).isEqualTo(ReplicaRole.PRIMARY);
+    assertThat(g.get(1).role()).isEqualTo(ReplicaRole.SECONDARY);
+    for (int i = 0; i < 100; i++) {
+      put(g.get(0), "row" + i, "v" + i);
+    }
+    for (ReplicatedRegion secondary : g.subList(1, 3)) {
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "v99".equals(value(secondary, "row99")));
+    }
+    assertThat(g.get(1).members()).hasSize(3);
+    assertThat(g.get(1).primary()).contains("node0");
+  }
+
+  @Test
+  void aSecondaryRefusesWritesNamingThePrimary() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    assertThatThrownBy(() -> put(g.get(2), "r", "v"))
+        .isInstanceOfSatisfying(NotPrimaryException.class, e -> assertThat(e.primary()).contains("node0"));
+  }
+
+  @Test
+  void theGroupElectsANewPrimaryAndLosesNothingAcknowledged() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    for (int i = 0; i < 200; i++) {
+      put(g.get(0), "row" + i, "v" + i);
+    }
+    g.get(0).close();
+    ReplicatedRegion next = awaitPrimary(g.subList(1, 3));
+    for (int i = 0; i < 200; i++) {
+      assertThat(value(next, "row" + i)).isEqualTo("v" + i);
+    }
+    put(next, "after", "x");
+
+    // the old primary's directory is gone (a lost disk): it rejoins empty and is refilled
+    ReplicatedRegion old = g.get(0);
+    io.basalt.storage.io.LocalStorageFiles.INSTANCE.deleteRecursively(memberDir(0));
+    ReplicatedRegion refilled = track(engines.get(0).joinGroup(memberDir(0), member(0), RoleListener.NONE));
+    assertThat(refilled.role()).isEqualTo(ReplicaRole.SECONDARY);
+    assertThat(value(refilled, "row199")).isEqualTo("v199");
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> "x".equals(value(refilled, "after")));
+    assertThat(old.role()).isNotEqualTo(ReplicaRole.PRIMARY);
+  }
+
+  @Test
+  void aPrimaryWithoutAMajorityCannotAcknowledge() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    put(g.get(0), "before", "v");
+    g.get(1).close();
+    g.get(2).close();
+    assertThatThrownBy(() -> put(g.get(0), "alone", "v")).isInstanceOfAny(ReplicasUnavailableException.class,
+        NotPrimaryException.class);
+    assertThat(value(g.get(0), "before")).as("still serves what it has").isEqualTo("v");
+  }
+
+  private static int[] freePorts(int n) throws IOException {
+    int[] out = new int[n];
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets.add(s);
+        out[i] = s.getLocalPort();
+      }
+    } finally {
+      for (ServerSocket s : sockets) {
+        s.close();
+      }
+    }
+    return out;
+  }
+}
