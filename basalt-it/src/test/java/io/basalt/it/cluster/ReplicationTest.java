@@ -68,6 +68,8 @@ class ReplicationTest {
         load.awaitWrites(1_000, 60_000);
         LocalCluster.Node primary = cluster.regionServerAt(copies.get(0));
         load.resetWriteGaps();
+        System.out.println("replication: SIGKILL of " + primary.name + " (primary of the first region) at "
+            + java.time.LocalTime.now());
         cluster.kill(primary);
         long acked = load.acknowledgedWrites();
         load.awaitWrites(1_000, 120_000);

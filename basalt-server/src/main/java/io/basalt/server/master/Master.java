@@ -6,12 +6,9 @@ import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.master.protocol.MoveProtocol;
-import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.Outcome;
 import io.basalt.server.master.protocol.Protocol;
 import io.basalt.server.master.protocol.SplitProtocol;
-import io.basalt.server.master.protocol.SplitTxn;
-import io.basalt.server.master.protocol.Txn;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,8 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.NamespaceExistException;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.PleaseHoldException;
 import org.apache.hadoop.hbase.ServerName;
@@ -58,6 +53,8 @@ public final class Master {
   private final OperationHistory history = new OperationHistory();
   private final ProtocolDriver protocols;
   private final ReplicatedRegions replicated;
+  private final InFlight inFlight;
+  private final Namespaces namespaces;
   private volatile boolean balancerOn = true;
   private final long balancePauseMillis;
   /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
@@ -75,6 +72,8 @@ public final class Master {
     this.transactions = transactions;
     this.protocols = new ProtocolDriver(catalog, servers, transactions, prefetches, history);
     this.replicated = new ReplicatedRegions(catalog, servers, primaries, replicationFactor);
+    this.inFlight = new InFlight(transactions, catalog);
+    this.namespaces = new Namespaces(catalog, this);
   }
 
   public OperationHistory history() {
@@ -87,6 +86,10 @@ public final class Master {
 
   public Catalog catalog() {
     return catalog;
+  }
+
+  public Namespaces namespaces() {
+    return namespaces;
   }
 
   public ServerManager servers() {
@@ -120,7 +123,7 @@ public final class Master {
     try {
       // A region a transaction still holds is its protocol's to open (and another server's copy of it may be
       // stale): never assigned here.
-      held = heldByTransactions();
+      held = inFlight.held();
     } catch (IOException e) {
       reconcilePending = true;
       LOG.warn("no assignment while the transactions in flight cannot be read: {}", e.getMessage());
@@ -205,41 +208,6 @@ public final class Master {
     }
   }
 
-  /** Refuses to start on a region that a split or move in flight holds (its record is still in ZooKeeper). */
-  private void checkNotInTransaction(RegionInfo region) throws IOException {
-    if (heldByTransactions().contains(region.getEncodedName())) {
-      throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(region.getRegionNameAsString()
-          + " is held by an unfinished split or move; try again when it is done");
-    }
-  }
-
-  /** Refuses table-wide changes while a split or move holds one of the table's regions (retriable). */
-  private void checkNoneInTransaction(TableName table) throws IOException {
-    Set<String> held = heldByTransactions();
-    for (RegionRecord r : catalog.regions(table)) {
-      if (held.contains(r.info().getEncodedName())) {
-        throw new PleaseHoldException(r.info().getRegionNameAsString() + " of " + table
-            + " is held by an unfinished split or move; try again when it is done");
-      }
-    }
-  }
-
-  /** Encoded names of the regions that splits and moves in flight hold (parents, daughters, moving regions). */
-  private Set<String> heldByTransactions() throws IOException {
-    Set<String> held = new HashSet<>();
-    for (byte[] record : transactions.all().values()) {
-      try {
-        Txn txn = Txn.parse(record);
-        List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
-            : List.of(((MoveTxn) txn).region());
-        regions.forEach(r -> held.add(r.getEncodedName()));
-      } catch (IOException unreadable) {
-        // logged by recoverTransactions
-      }
-    }
-    return held;
-  }
-
   // ------------------------------------------------------------------ split
 
   /**
@@ -253,7 +221,7 @@ public final class Master {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
           + " is not online (" + r.state() + " on " + r.server() + "); cannot split it now");
     }
-    checkNotInTransaction(r.info());
+    inFlight.checkNotHeld(r.info());
     refuseReplicated(r, "split");
     Optional<byte[]> at = row == null || row.length == 0 ? Optional.empty() : Optional.of(row);
     LOG.info("splitting {} at {}", r.info().getRegionNameAsString(), at.map(Bytes::toStringBinary).orElse("its middle row"));
@@ -309,7 +277,7 @@ public final class Master {
     if (target.equals(r.server())) {
       return;
     }
-    checkNotInTransaction(r.info());
+    inFlight.checkNotHeld(r.info());
     LOG.info("moving {} from {} to {}", r.info().getRegionNameAsString(), r.server(), target);
     Outcome outcome = drive(MoveProtocol.begin("move-" + r.info().getEncodedName(), r.info(), r.server(), target),
         table);
@@ -320,7 +288,7 @@ public final class Master {
   public synchronized List<Balancer.Move> balancePlan() {
     Set<String> held;
     try {
-      held = heldByTransactions();
+      held = inFlight.held();
     } catch (IOException e) {
       LOG.warn("no balancing while the transactions in flight cannot be read: {}", e.getMessage());
       return List.of();
@@ -563,7 +531,7 @@ public final class Master {
 
   public synchronized void disableTable(TableName name) throws IOException {
     table(name);
-    checkNoneInTransaction(name);
+    inFlight.checkNoneHeld(name);
     if (catalog.state(name).orElseThrow() != TableState.State.ENABLED) {
       throw new TableNotEnabledException(name);
     }
@@ -574,7 +542,7 @@ public final class Master {
 
   public synchronized void enableTable(TableName name) throws IOException {
     TableDescriptor desc = table(name);
-    checkNoneInTransaction(name);
+    inFlight.checkNoneHeld(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
@@ -585,7 +553,7 @@ public final class Master {
 
   public synchronized void deleteTable(TableName name) throws IOException {
     table(name);
-    checkNoneInTransaction(name);
+    inFlight.checkNoneHeld(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
@@ -598,7 +566,7 @@ public final class Master {
 
   public synchronized void truncateTable(TableName name, boolean preserveSplits) throws IOException {
     TableDescriptor desc = table(name);
-    checkNoneInTransaction(name);
+    inFlight.checkNoneHeld(name);
     if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
       throw new TableNotDisabledException(name);
     }
@@ -635,35 +603,5 @@ public final class Master {
     for (ServerName s : hosts) {
       servers.control(s).alterTable(desc);
     }
-  }
-
-  public synchronized void createNamespace(NamespaceDescriptor ns) throws IOException {
-    if (catalog.namespace(ns.getName()).isPresent()) {
-      throw new NamespaceExistException(ns.getName());
-    }
-    TableName.isLegalNamespaceName(Bytes.toBytes(ns.getName()));
-    catalog.putNamespace(ns);
-  }
-
-  public synchronized void modifyNamespace(NamespaceDescriptor ns) throws IOException {
-    namespace(ns.getName());
-    catalog.putNamespace(ns);
-  }
-
-  public NamespaceDescriptor namespace(String name) throws NamespaceNotFoundException {
-    return catalog.namespace(name).orElseThrow(() -> new NamespaceNotFoundException(name));
-  }
-
-  public synchronized void deleteNamespace(String name) throws IOException {
-    namespace(name);
-    if (name.equals(NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR) || name.equals(NamespaceDescriptor.SYSTEM_NAMESPACE_NAME_STR)) {
-      throw new DoNotRetryIOException("Reserved namespace " + name + " cannot be removed.");
-    }
-    for (TableDescriptor t : catalog.tables()) {
-      if (t.getTableName().getNamespaceAsString().equals(name)) {
-        throw new DoNotRetryIOException("Only empty namespaces can be removed. Namespace " + name + " has tables");
-      }
-    }
-    catalog.removeNamespace(name);
   }
 }

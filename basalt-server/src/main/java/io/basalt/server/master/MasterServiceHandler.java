@@ -262,7 +262,7 @@ public final class MasterServiceHandler {
 
   public ListTableDescriptorsByNamespaceResponse listTableDescriptorsByNamespace(CallController c,
       ListTableDescriptorsByNamespaceRequest r) throws IOException {
-    master.namespace(r.getNamespaceName());
+    master.namespaces().get(r.getNamespaceName());
     ListTableDescriptorsByNamespaceResponse.Builder b = ListTableDescriptorsByNamespaceResponse.newBuilder();
     for (TableDescriptor t : master.catalog().tables()) {
       if (t.getTableName().getNamespaceAsString().equals(r.getNamespaceName())) {
@@ -274,7 +274,7 @@ public final class MasterServiceHandler {
 
   public ListTableNamesByNamespaceResponse listTableNamesByNamespace(CallController c, ListTableNamesByNamespaceRequest r)
       throws IOException {
-    master.namespace(r.getNamespaceName());
+    master.namespaces().get(r.getNamespaceName());
     ListTableNamesByNamespaceResponse.Builder b = ListTableNamesByNamespaceResponse.newBuilder();
     for (TableDescriptor t : master.catalog().tables()) {
       if (t.getTableName().getNamespaceAsString().equals(r.getNamespaceName())) {
@@ -294,23 +294,23 @@ public final class MasterServiceHandler {
 
   public CreateNamespaceResponse createNamespace(CallController c, CreateNamespaceRequest r) throws IOException {
     NamespaceDescriptor ns = ProtobufUtil.toNamespaceDescriptor(r.getNamespaceDescriptor());
-    return CreateNamespaceResponse.newBuilder().setProcId(procedure(() -> master.createNamespace(ns))).build();
+    return CreateNamespaceResponse.newBuilder().setProcId(procedure(() -> master.namespaces().create(ns))).build();
   }
 
   public ModifyNamespaceResponse modifyNamespace(CallController c, ModifyNamespaceRequest r) throws IOException {
     NamespaceDescriptor ns = ProtobufUtil.toNamespaceDescriptor(r.getNamespaceDescriptor());
-    return ModifyNamespaceResponse.newBuilder().setProcId(procedure(() -> master.modifyNamespace(ns))).build();
+    return ModifyNamespaceResponse.newBuilder().setProcId(procedure(() -> master.namespaces().modify(ns))).build();
   }
 
   public DeleteNamespaceResponse deleteNamespace(CallController c, DeleteNamespaceRequest r) throws IOException {
-    return DeleteNamespaceResponse.newBuilder().setProcId(procedure(() -> master.deleteNamespace(r.getNamespaceName())))
+    return DeleteNamespaceResponse.newBuilder().setProcId(procedure(() -> master.namespaces().delete(r.getNamespaceName())))
         .build();
   }
 
   public GetNamespaceDescriptorResponse getNamespaceDescriptor(CallController c, GetNamespaceDescriptorRequest r)
       throws IOException {
     return GetNamespaceDescriptorResponse.newBuilder()
-        .setNamespaceDescriptor(ProtobufUtil.toProtoNamespaceDescriptor(master.namespace(r.getNamespaceName()))).build();
+        .setNamespaceDescriptor(ProtobufUtil.toProtoNamespaceDescriptor(master.namespaces().get(r.getNamespaceName()))).build();
   }
 
   public ListNamespaceDescriptorsResponse listNamespaceDescriptors(CallController c, ListNamespaceDescriptorsRequest r) {

@@ -397,7 +397,10 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       GroupMembership membership = new GroupMembership(encoded, self.nodeName(), p.host(), self.port(),
           members.stream().filter(m -> m != self).map(m -> m.server().getHostname() + ":" + m.port()).toList());
       Path dir = regionDir(info);
-      RoleListener onRole = (region, role, primary) -> primaries.roleChanged(encoded);
+      RoleListener onRole = (region, role, primary) -> {
+        LOG.info("member {} of {} is {} (primary: {})", self.nodeName(), encoded, role, primary.orElse("none"));
+        primaries.roleChanged(encoded);
+      };
       ReplicatedRegion store;
       try {
         if (Files.isDirectory(dir)) {

@@ -1,0 +1,64 @@
+package io.basalt.server.master;
+
+import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.RegionRecord;
+import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.master.protocol.MoveTxn;
+import io.basalt.server.master.protocol.SplitTxn;
+import io.basalt.server.master.protocol.Txn;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.PleaseHoldException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+
+/**
+ * The regions that splits and moves in flight hold (parents, daughters, moving regions: their transaction
+ * records are still in ZooKeeper), and the refusals that protect them from other operations.
+ */
+final class InFlight {
+  private final TransactionStore transactions;
+  private final Catalog catalog;
+
+  InFlight(TransactionStore transactions, Catalog catalog) {
+    this.transactions = transactions;
+    this.catalog = catalog;
+  }
+
+  /** Encoded names of the regions held now. */
+  Set<String> held() throws IOException {
+    Set<String> held = new HashSet<>();
+    for (byte[] record : transactions.all().values()) {
+      try {
+        Txn txn = Txn.parse(record);
+        List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
+            : List.of(((MoveTxn) txn).region());
+        regions.forEach(r -> held.add(r.getEncodedName()));
+      } catch (IOException unreadable) {
+        // logged when the master recovers transactions
+      }
+    }
+    return held;
+  }
+
+  /** Refuses to start on a region that a split or move in flight holds. */
+  void checkNotHeld(RegionInfo region) throws IOException {
+    if (held().contains(region.getEncodedName())) {
+      throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(region.getRegionNameAsString()
+          + " is held by an unfinished split or move; try again when it is done");
+    }
+  }
+
+  /** Refuses table-wide changes while a split or move holds one of the table's regions (retriable). */
+  void checkNoneHeld(TableName table) throws IOException {
+    Set<String> held = held();
+    for (RegionRecord r : catalog.regions(table)) {
+      if (held.contains(r.info().getEncodedName())) {
+        throw new PleaseHoldException(r.info().getRegionNameAsString() + " of " + table
+            + " is held by an unfinished split or move; try again when it is done");
+      }
+    }
+  }
+}
