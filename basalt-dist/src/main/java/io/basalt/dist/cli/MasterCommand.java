@@ -2,6 +2,7 @@ package io.basalt.dist.cli;
 
 import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
+import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.launch.MasterMain;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Unmatched;
     description = {"A master. Run several against one ZooKeeper: one is active, the others stand by and take over.",
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
             + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port, hbase.balancer.period, "
-            + "basalt.balancer.move.pause)."})
+            + "basalt.balancer.move.pause, basalt.replication.factor)."})
 final class MasterCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -57,6 +58,7 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--info-port", infoPort != null ? infoPort : c.get(ServerKeys.MASTER_INFO_PORT));
     StandaloneCommand.add(out, "--balancer-period-ms", balancerPeriod != null ? balancerPeriod : c.get(BalancerKeys.PERIOD));
     StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
+    StandaloneCommand.add(out, "--replication-factor", c.get(ReplicationKeys.FACTOR));
     out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;
   }

@@ -1,6 +1,7 @@
 package io.basalt.dist.cli;
 
 import io.basalt.server.config.BasaltConfig;
+import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.SplitKeys;
 import io.basalt.server.config.StorageKeys;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Unmatched;
     description = {"A region server. Several may run on one machine with different ports and data directories.",
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.data.dir, "
             + "basalt.host, hbase.regionserver.port, hbase.regionserver.info.port, basalt.storage.cache.size, "
-            + "hbase.hregion.max.filesize, basalt.split.*, zookeeper.session.timeout)."})
+            + "hbase.hregion.max.filesize, basalt.split.*, zookeeper.session.timeout, basalt.replication.port.range)."})
 final class RegionServerCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -76,6 +77,7 @@ final class RegionServerCommand implements Callable<Integer> {
         splitSizeMb != null ? splitSizeMb : Math.max(1, c.get(SplitKeys.MAX_REGION_BYTES) >> 20));
     StandaloneCommand.add(out, "--split-cells", splitCells != null ? splitCells : c.get(SplitKeys.MAX_REGION_CELLS));
     StandaloneCommand.add(out, "--split-check-ms", splitCheckMs != null ? splitCheckMs : c.get(SplitKeys.CHECK_INTERVAL));
+    StandaloneCommand.add(out, "--replication-ports", c.get(ReplicationKeys.PORT_RANGE));
     out.addAll(passThrough); // options of RegionServerMain not listed here; it reports unknown ones
     return out;
   }

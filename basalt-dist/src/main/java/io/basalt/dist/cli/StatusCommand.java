@@ -3,8 +3,10 @@ package io.basalt.dist.cli;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ZooKeeperKeys;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -17,11 +19,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -104,11 +109,30 @@ final class StatusCommand implements Callable<Integer> {
       out.append("tables: ").append(tables.size()).append('\n');
       for (TableDescriptor t : tables) {
         TableName name = t.getTableName();
-        out.append(String.format("  %-40s %-9s regions %5d%n", name.getNameAsString(),
-            admin.isTableEnabled(name) ? "ENABLED" : "DISABLED", admin.getRegions(name).size()));
+        boolean enabled = admin.isTableEnabled(name);
+        out.append(String.format("  %-40s %-9s regions %5d  copies %d%s%n", name.getNameAsString(),
+            enabled ? "ENABLED" : "DISABLED",
+            admin.getRegions(name).stream().filter(RegionReplicaUtil::isDefaultReplica).count(),
+            t.getRegionReplication(), enabled ? degraded(conn, name, t.getRegionReplication(), live.keySet()) : ""));
       }
     }
     return out.toString();
+  }
+
+  /** ", N regions degraded" when some regions have fewer copies on live servers than the table asks for. */
+  private static String degraded(Connection conn, TableName name, int wanted, Set<ServerName> live) throws Exception {
+    Map<String, Integer> liveCopies = new HashMap<>();
+    try (RegionLocator locator = conn.getRegionLocator(name)) {
+      for (HRegionLocation l : locator.getAllRegionLocations()) {
+        if (l == null) {
+          continue;
+        }
+        String region = RegionReplicaUtil.getRegionInfoForDefaultReplica(l.getRegion()).getEncodedName();
+        liveCopies.merge(region, l.getServerName() != null && live.contains(l.getServerName()) ? 1 : 0, Integer::sum);
+      }
+    }
+    long degraded = liveCopies.values().stream().filter(n -> n < wanted).count();
+    return degraded == 0 ? "" : ", " + degraded + " regions DEGRADED";
   }
 
 }

@@ -2,7 +2,10 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.server.rpc.RemoteException;
+import io.basalt.server.rpc.RpcClient;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -19,10 +22,14 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.shaded.protobuf.RequestConverter;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutateRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutateResponse;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Replicated regions on real processes: every region a replica group of 3 members on 3 region servers.
  * A SIGKILL of a primary's server under load loses no acknowledged write and stalls writers briefly; with
  * two of three members down writes are refused while the survivor answers TIMELINE reads, marked stale; a
- * server whose disk was wiped comes back empty and is refilled from the others.
+ * server whose disk was wiped comes back empty and is refilled from the others; a primary paused (SIGSTOP)
+ * until its group elected another never acknowledges a write when it wakes.
  */
 @Timeout(420)
 class ReplicationTest {
@@ -56,7 +64,7 @@ class ReplicationTest {
   @Test
   void killingThePrimarysServerUnderLoadLosesNothingAndWritesResumeQuickly() throws Exception {
     try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
-         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Connection conn = ConnectionFactory.createConnection(loggingRetries(cluster.clientConfiguration()));
          Admin admin = conn.getAdmin()) {
       TableName name = createTable(admin, "replicated_kill");
       List<ServerName> copies = copies(conn, name, Bytes.toBytes("a"));
@@ -76,6 +84,7 @@ class ReplicationTest {
         assertThat(load.acknowledgedWrites()).as("writes resume with the primary's server gone").isGreaterThan(acked + 500);
         long gap = load.longestWriteGapMillis();
         System.out.println("replication: longest writer wait across a primary SIGKILL: " + gap + " ms");
+        load.failureLog().forEach(f -> System.out.println("replication: failed op " + f));
         assertThat(gap).as("no writer waits more than 5 s between two acknowledged writes").isLessThan(5_000);
         assertThat(copies(conn, name, Bytes.toBytes("a")).get(0)).as("a new primary is published")
             .isNotEqualTo(copies.get(0));
@@ -87,6 +96,12 @@ class ReplicationTest {
         assertThat(load.wrongReads()).isZero();
       }
     }
+  }
+
+  /** The client logs every retry (with its cause), so a long wait can be explained from the test's output. */
+  private static Configuration loggingRetries(Configuration conf) {
+    conf.setInt("hbase.client.start.log.errors.counter", 0);
+    return conf;
   }
 
   @Test
@@ -130,6 +145,60 @@ class ReplicationTest {
         assertThat(Bytes.toString(t.get(new Get(row)).getValue(Workload.F, Workload.Q))).isEqualTo("v3");
       }
     }
+  }
+
+  @Test
+  void aPausedPrimaryNeverAcknowledgesOnceANewOneIsElected() throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin();
+         RpcClient rpc = new RpcClient("replicated-fencing-test", 5_000)) {
+      TableName name = createTable(admin, "replicated_fencing");
+      byte[] row = Bytes.toBytes("a-row");
+      RegionInfo region = admin.getRegions(name).stream()
+          .filter(r -> r.getReplicaId() == 0 && r.containsRow(row)).findFirst().orElseThrow();
+      try (Workload load = new Workload(conn, name, 4, 20).start()) {
+        load.awaitWrites(1_000, 60_000);
+        ServerName old = copies(conn, name, row).get(0);
+        LocalCluster.Node paused = cluster.regionServerAt(old);
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", old.getPort());
+        cluster.signal(paused, "STOP");
+        long stopped = System.nanoTime();
+        long deadline = stopped + TimeUnit.SECONDS.toNanos(60);
+        while (copies(conn, name, row).get(0).getPort() == old.getPort()) {
+          assertThat(System.nanoTime()).as("a new primary is elected and published").isLessThan(deadline);
+          Thread.sleep(100);
+        }
+        System.out.println("replication: a new primary was published " + (System.nanoTime() - stopped) / 1_000_000
+            + " ms after SIGSTOP of the old one's server (noticed by missed heartbeats)");
+        cluster.signal(paused, "CONT");
+        // Straight to the old primary, no client retries: refused every time, however it wakes up.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        int refused = 0;
+        while (System.nanoTime() < until) {
+          try {
+            rawWrite(rpc, address, region, "after-wake-" + refused);
+            throw new AssertionError("the old primary acknowledged a write after a new primary was elected");
+          } catch (RemoteException expected) {
+            refused++;
+          }
+          Thread.sleep(50);
+        }
+        assertThat(refused).isPositive();
+        load.awaitWrites(1_000, 60_000);
+        load.close();
+        assertThat(load.verify()).isEmpty();
+        assertThat(load.wrongReads()).isZero();
+      }
+    }
+  }
+
+  /** One Put sent straight to a server, bypassing the client's retries and redirects. */
+  private static void rawWrite(RpcClient rpc, InetSocketAddress address, RegionInfo region, String row)
+      throws Exception {
+    MutateRequest request = RequestConverter.buildMutateRequest(region.getRegionName(),
+        new Put(Bytes.toBytes(row)).addColumn(Workload.F, Workload.Q, Bytes.toBytes(row)));
+    rpc.call(address, "ClientService", "Mutate", request, MutateResponse.getDefaultInstance(), 5_000);
   }
 
   /** A TIMELINE get, retried while the survivor is still finding out it has no primary (bounded). */

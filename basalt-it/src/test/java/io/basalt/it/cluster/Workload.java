@@ -38,6 +38,8 @@ final class Workload implements AutoCloseable {
   private final AtomicLong wrongReads = new AtomicLong();
   /** The longest a writer waited between two of its acknowledged writes, in ms. */
   private final AtomicLong longestWriteGapMillis = new AtomicLong();
+  /** The first failures seen (time, thread, exception), for explaining a long wait. */
+  private final List<String> failureLog = java.util.Collections.synchronizedList(new ArrayList<>());
   private volatile boolean stop;
 
   Workload(Connection conn, TableName table, int threads, int readPercent) {
@@ -91,6 +93,10 @@ final class Workload implements AutoCloseable {
           ops.incrementAndGet();
         } catch (IOException e) {
           failures.incrementAndGet();
+          if (failureLog.size() < 200) {
+            failureLog.add(java.time.LocalTime.now() + " " + Thread.currentThread().getName() + " " + e.toString()
+                .lines().findFirst().orElse(""));
+          }
         }
       }
     } catch (IOException e) {
@@ -118,6 +124,11 @@ final class Workload implements AutoCloseable {
   /** Starts measuring write gaps afresh (e.g. right before a failure is injected). */
   void resetWriteGaps() {
     longestWriteGapMillis.set(0);
+  }
+
+  /** The first failed operations, each with its time, thread and exception. */
+  List<String> failureLog() {
+    return List.copyOf(failureLog);
   }
 
   /** Reads that returned something other than the acknowledged value (must stay 0). */

@@ -92,6 +92,34 @@ public final class Master {
     return namespaces;
   }
 
+  /** Copies the table's regions keep (1: unreplicated). */
+  public int replicationFactor(TableDescriptor table) {
+    return replicated.factor(table);
+  }
+
+  /**
+   * Open regions with fewer copies on live servers than their table asks for (replicated regions whose
+   * member servers are down, or that were placed while too few servers were up).
+   */
+  public int degradedRegions() {
+    int n = 0;
+    for (TableDescriptor t : catalog.tables()) {
+      int wanted = replicated.factor(t);
+      for (RegionRecord r : catalog.regions(t.getTableName())) {
+        if (RegionRecord.OPEN.equals(r.state()) && r.replicated()
+            && r.members().stream().filter(m -> servers.liveAt(m.server()).isPresent()).count() < wanted) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** The member a replicated region's group elected, as reported (its founding member before any report). */
+  public ServerName primaryOf(RegionRecord r) {
+    return replicated.primaryOf(r);
+  }
+
   public ServerManager servers() {
     return servers;
   }
@@ -419,7 +447,8 @@ public final class Master {
     return lastRegionId;
   }
 
-  public synchronized void createTable(TableDescriptor desc, byte[][] splitKeys) throws IOException {
+  public synchronized void createTable(TableDescriptor asked, byte[][] splitKeys) throws IOException {
+    TableDescriptor desc = replicated.withFactor(asked);
     TableName name = desc.getTableName();
     if (name.isSystemTable()) {
       throw new DoNotRetryIOException("cannot create system table " + name);
@@ -585,9 +614,9 @@ public final class Master {
     catalog.setState(name, TableState.State.ENABLED);
   }
 
-  public synchronized void modifyTable(TableDescriptor desc) throws IOException {
-    TableName name = desc.getTableName();
-    table(name);
+  public synchronized void modifyTable(TableDescriptor asked) throws IOException {
+    TableName name = asked.getTableName();
+    TableDescriptor desc = replicated.keepFactor(table(name), asked);
     if (desc.getColumnFamilyCount() == 0) {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }

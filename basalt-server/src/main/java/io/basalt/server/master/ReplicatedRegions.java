@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -40,13 +41,40 @@ final class ReplicatedRegions {
     this.defaultFactor = defaultFactor;
   }
 
-  /** Copies the table's regions get: its REGION_REPLICATION if a client set it, else the cluster's. */
+  /** Copies the table's regions get: its REGION_REPLICATION (see {@link #withFactor}). */
   int factor(TableDescriptor table) {
-    if (primaries == null) {
-      return 1;
+    return primaries == null ? 1 : table.getRegionReplication();
+  }
+
+  /**
+   * A new table's descriptor as stored: REGION_REPLICATION says how many copies its regions get, the
+   * cluster's default unless the client set it (so describe, and HBase tools, see the real figure).
+   */
+  TableDescriptor withFactor(TableDescriptor table) throws DoNotRetryIOException {
+    if (table.getValue(TableDescriptorBuilder.REGION_REPLICATION) != null && table.getRegionReplication() < 1) {
+      throw new DoNotRetryIOException("Table region replication should be at least one.");
     }
-    return table.getValue(TableDescriptorBuilder.REGION_REPLICATION) != null ? table.getRegionReplication()
-        : defaultFactor;
+    if (primaries == null || table.getValue(TableDescriptorBuilder.REGION_REPLICATION) != null) {
+      return table;
+    }
+    return TableDescriptorBuilder.newBuilder(table).setRegionReplication(defaultFactor).build();
+  }
+
+  /**
+   * A changed descriptor of an existing table, as stored: the copies its regions have cannot change (yet),
+   * so a REGION_REPLICATION left out keeps the stored one and a different one is refused.
+   */
+  TableDescriptor keepFactor(TableDescriptor current, TableDescriptor asked) throws DoNotRetryIOException {
+    if (asked.getValue(TableDescriptorBuilder.REGION_REPLICATION) == null) {
+      return current.getValue(TableDescriptorBuilder.REGION_REPLICATION) == null ? asked
+          : TableDescriptorBuilder.newBuilder(asked).setRegionReplication(current.getRegionReplication()).build();
+    }
+    if (asked.getRegionReplication() != current.getRegionReplication()) {
+      throw new DoNotRetryIOException("cannot change REGION_REPLICATION of " + current.getTableName() + " from "
+          + current.getRegionReplication() + " to " + asked.getRegionReplication() + ": this Basalt keeps the copies "
+          + "a table was created with");
+    }
+    return asked;
   }
 
   /** Places a new region's members on the least loaded live servers and opens them, the founder first. */

@@ -4,6 +4,7 @@ import io.basalt.server.regionserver.RegionServer;
 import io.basalt.storage.region.EngineStats;
 import io.basalt.storage.region.RegionStats;
 import io.basalt.storage.region.StorageEngine;
+import io.basalt.storage.replication.ReplicaRole;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hbase.client.RegionInfo;
 
@@ -47,6 +49,11 @@ public final class RegionServerMetrics {
   private void registerServerMeters() {
     Gauge.builder("basalt.regions", this, m -> m.regions.size())
         .description("Regions this region server serves").register(registry);
+    for (ReplicaRole role : ReplicaRole.values()) {
+      Gauge.builder("basalt.replication.members", server, s -> s.members(role))
+          .tags("role", role.name().toLowerCase(Locale.ROOT))
+          .description("Members of replicated regions hosted here, by role (primary takes writes)").register(registry);
+    }
     Gauge.builder("basalt.storage.cache.bytes", this, m -> m.engineStats.cacheBytes()).baseUnit("bytes")
         .description("Bytes used in the shared B+-tree cache (HBase: blockCacheSize)").register(registry);
     Gauge.builder("basalt.storage.cache.limit", this, m -> m.engineStats.cacheLimitBytes()).baseUnit("bytes")

@@ -26,6 +26,7 @@ public final class PrimaryReporter implements AutoCloseable {
   private final ServerName self;
   private final Function<String, HostedRegion> hosted;
   private final Supplier<? extends Iterable<HostedRegion>> primaryMembers;
+  private final ServerLease lease;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "basalt-primary-reporter");
     t.setDaemon(true);
@@ -35,7 +36,8 @@ public final class PrimaryReporter implements AutoCloseable {
   private final Map<String, ServerName> known = new ConcurrentHashMap<>();
 
   PrimaryReporter(Primaries primaries, ServerName self, Function<String, HostedRegion> hosted,
-      Supplier<? extends Iterable<HostedRegion>> primaryMembers, long recheckMillis) {
+      Supplier<? extends Iterable<HostedRegion>> primaryMembers, ServerLease lease, long recheckMillis) {
+    this.lease = lease;
     this.primaries = primaries;
     this.self = self;
     this.hosted = hosted;
@@ -49,9 +51,13 @@ public final class PrimaryReporter implements AutoCloseable {
     executor.execute(() -> report(encodedRegion, false));
   }
 
+  /**
+   * Reports the member if it is primary. A server that just woke from a pause may still believe its member
+   * is primary while its group elected another: it reports nothing while its lease is not confirmed, and
+   * checks the role again right before it writes.
+   */
   private void report(String encodedRegion, boolean verify) {
-    HostedRegion r = hosted.apply(encodedRegion);
-    if (r == null || !r.replicated() || !r.primary()) {
+    if (!isPrimaryHere(encodedRegion)) {
       return;
     }
     try {
@@ -64,12 +70,20 @@ public final class PrimaryReporter implements AutoCloseable {
       } else if (self.equals(known.get(encodedRegion))) {
         return;
       }
+      if (!isPrimaryHere(encodedRegion)) {
+        return;
+      }
       primaries.publish(encodedRegion, self);
       known.put(encodedRegion, self);
       LOG.info("{} is the primary of region {}", self, encodedRegion);
     } catch (Exception e) {
       LOG.warn("could not publish the primary of {} (retried): {}", encodedRegion, e.toString());
     }
+  }
+
+  private boolean isPrimaryHere(String encodedRegion) {
+    HostedRegion r = hosted.apply(encodedRegion);
+    return r != null && r.replicated() && r.primary() && lease.valid();
   }
 
   private void recheck() {

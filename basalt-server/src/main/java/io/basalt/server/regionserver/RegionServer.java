@@ -12,6 +12,7 @@ import io.basalt.storage.io.LocalStorageFiles;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
 import io.basalt.storage.replication.RoleListener;
 import java.io.IOException;
@@ -439,6 +440,11 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   /** The replicated regions whose member here is primary now. */
   List<HostedRegion> primaryMembers() {
     return regions.values().stream().filter(r -> r.replicated() && r.primary()).toList();
+  }
+
+  /** How many members of replicated regions this server hosts in the given role. */
+  public long members(ReplicaRole role) {
+    return regions.values().stream().filter(r -> r.store() instanceof ReplicatedRegion m && m.role() == role).count();
   }
 
   HostedRegion hostedByEncodedName(String encoded) {

@@ -67,7 +67,7 @@ public final class RegionServerNode implements AutoCloseable {
       Files.createDirectories(config.dataDir().resolve("regions"));
       if (config.replicationPorts() != null) {
         PrimaryReporter reporter = track(new PrimaryReporter(new Primaries(zk, config.root()), name,
-            regionServer::hostedByEncodedName, regionServer::primaryMembers, PRIMARY_RECHECK_MILLIS));
+            regionServer::hostedByEncodedName, regionServer::primaryMembers, lease, PRIMARY_RECHECK_MILLIS));
         regionServer.enableReplication(config.host(), config.replicationPorts(), reporter);
       }
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),

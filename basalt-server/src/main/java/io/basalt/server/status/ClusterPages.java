@@ -93,16 +93,22 @@ final class ClusterPages {
     }
     Html h = new Html("Table " + name, nav);
     Optional<ClusterStatus.Table> t = status.tables().stream().filter(x -> x.name().equals(name)).findFirst();
-    t.ifPresent(x -> h.facts("State", x.state(), "Regions", x.regions(), "Size", Html.bytes(x.bytes())));
+    long degraded = regions.get().stream().filter(ClusterStatus.Region::degraded).count();
+    int wanted = regions.get().stream().mapToInt(ClusterStatus.Region::wantedCopies).max().orElse(1);
+    t.ifPresent(x -> h.facts("State", x.state(), "Regions", x.regions(), "Size", Html.bytes(x.bytes()),
+        "Copies of each region", wanted + (degraded > 0 ? " (" + degraded + " regions degraded)" : "")));
     List<List<Object>> rows = new ArrayList<>();
     for (ClusterStatus.Region r : regions.get()) {
-      rows.add(List.of(key(r.startKey(), "(start)"), key(r.endKey(), "(end)"),
-          r.state() + (r.daughters().isEmpty() ? "" : " into " + String.join(", ", r.daughters())),
+      String state = r.state() + (r.daughters().isEmpty() ? "" : " into " + String.join(", ", r.daughters()))
+          + (r.degraded() ? " DEGRADED: " + r.liveCopies() + " of " + r.wantedCopies() + " copies up" : "");
+      String copies = String.join("; ", r.copies().stream()
+          .map(c -> c.server() + " (" + c.role() + (c.live() ? "" : ", DOWN") + ")").toList());
+      rows.add(List.of(key(r.startKey(), "(start)"), key(r.endKey(), "(end)"), state,
           Html.bytes(r.logBytes()), Html.count(r.cells()), Html.rate(r.readsPerSecond()),
-          Html.rate(r.writesPerSecond()), r.server(), new Html.Code(r.encodedName())));
+          Html.rate(r.writesPerSecond()), copies, new Html.Code(r.encodedName())));
     }
     h.h2("Regions");
-    h.table("regions", List.of("Start key", "End key", "State", "Size", "Entries", "Reads", "Writes", "Server",
+    h.table("regions", List.of("Start key", "End key", "State", "Size", "Entries", "Reads", "Writes", "Copies",
         "Region"), rows);
     h.muted("Keys are shown as HBase prints them (Bytes.toStringBinary); (start) and (end) are the table's ends.");
     return InfoServer.Response.html(200, h.finish());

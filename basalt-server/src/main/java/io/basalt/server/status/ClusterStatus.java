@@ -36,10 +36,25 @@ public interface ClusterStatus {
 
   /**
    * One region. Keys are printable ({@code Bytes.toStringBinary}); {@code daughters} names a split parent's
-   * daughters (empty otherwise). Load figures are -1/NaN when unknown.
+   * daughters (empty otherwise). {@code server} holds its data, or for a replicated region is its primary;
+   * {@code copies} lists every copy (one for an unreplicated region) and {@code wantedCopies} how many the
+   * table asks for: fewer live copies means the region runs degraded. Load figures are -1/NaN when unknown.
    */
   record Region(String encodedName, String name, String startKey, String endKey, String server, String state,
-      List<String> daughters, long logBytes, long cells, double readsPerSecond, double writesPerSecond) {}
+      List<String> daughters, List<Copy> copies, int wantedCopies, long logBytes, long cells, double readsPerSecond,
+      double writesPerSecond) {
+    /** Copies on live servers. */
+    public long liveCopies() {
+      return copies.stream().filter(Copy::live).count();
+    }
+
+    public boolean degraded() {
+      return !copies.isEmpty() && liveCopies() < wantedCopies;
+    }
+  }
+
+  /** One copy of a region: its server, its role ("primary", "secondary", or "only copy") and whether it is up. */
+  record Copy(String server, String role, boolean live) {}
 
   /** A finished split or move, with its phase durations in protocol order. */
   record Operation(String kind, String region, String from, String to, long startedAtMillis,

@@ -1,5 +1,6 @@
 package io.basalt.server.status;
 
+import io.basalt.server.catalog.Member;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.master.Master;
 import io.basalt.server.master.OperationHistory;
@@ -125,6 +126,7 @@ public final class MasterClusterStatus implements ClusterStatus {
       return Optional.empty();
     }
     Map<String, RegionLoad> load = loads.regionLoads();
+    int wanted = m.replicationFactor(m.catalog().table(name).get());
     List<Region> out = new ArrayList<>();
     for (RegionRecord r : m.catalog().regions(name)) {
       RegionInfo i = r.info();
@@ -135,12 +137,27 @@ public final class MasterClusterStatus implements ClusterStatus {
         }
       }
       RegionLoad l = load.get(i.getEncodedName());
+      ServerName primary = r.replicated() ? m.primaryOf(r) : r.server();
       out.add(new Region(i.getEncodedName(), i.getRegionNameAsString(), Bytes.toStringBinary(i.getStartKey()),
-          Bytes.toStringBinary(i.getEndKey()), r.server() == null ? "" : r.server().getServerName(), r.state(),
-          daughters, l == null ? -1 : l.logBytes(), l == null ? -1 : l.cells(),
+          Bytes.toStringBinary(i.getEndKey()), primary == null ? "" : primary.getServerName(), r.state(),
+          daughters, copies(m, r, primary), wanted, l == null ? -1 : l.logBytes(), l == null ? -1 : l.cells(),
           l == null ? Double.NaN : l.readsPerSecond(), l == null ? Double.NaN : l.writesPerSecond()));
     }
     return Optional.of(out);
+  }
+
+  private static List<Copy> copies(Master m, RegionRecord r, ServerName primary) {
+    if (!r.replicated()) {
+      return r.server() == null ? List.of() : List.of(new Copy(r.server().getServerName(), "only copy",
+          m.servers().liveAt(r.server()).isPresent()));
+    }
+    List<Copy> out = new ArrayList<>();
+    for (Member member : r.members()) {
+      Optional<ServerName> live = m.servers().liveAt(member.server());
+      out.add(new Copy(live.orElse(member.server()).getServerName(), member.isOn(primary) ? "primary" : "secondary",
+          live.isPresent()));
+    }
+    return out;
   }
 
   @Override

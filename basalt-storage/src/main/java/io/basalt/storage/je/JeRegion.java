@@ -384,6 +384,10 @@ final class JeRegion implements Region {
       }
       closed = true;
       try {
+        if (!env.isValid()) {
+          closeInvalid();
+          return;
+        }
         log.endSegmentSet();
         if (writable.getAsBoolean()) {
           cellCount.save();
@@ -398,6 +402,24 @@ final class JeRegion implements Region {
       }
     } finally {
       guard.writeLock().unlock();
+    }
+  }
+
+  /**
+   * JE gave up on the environment (a replica group member that must roll back, say): its handles are
+   * released without writing anything, so the directory can be opened again.
+   */
+  private void closeInvalid() {
+    try {
+      log.endSegmentSet();
+      catalog.closeDatabases();
+    } catch (RuntimeException e) {
+      // the environment is gone already
+    }
+    try {
+      env.close();
+    } catch (RuntimeException e) {
+      // as above
     }
   }
 

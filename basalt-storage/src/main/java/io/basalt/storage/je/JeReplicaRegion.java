@@ -37,33 +37,60 @@ import java.util.function.Consumer;
 /**
  * A region that is one member of its replica group: a {@link JeRegion} on a {@link ReplicatedEnvironment},
  * plus the member's role as the group's elections decide it. Reads and writes go to the region as they
- * are; JE refuses writes unless this member is the group's master (its primary).
+ * are; JE refuses writes unless this member is the group's master (its primary). When JE gives up on the
+ * environment (a member that was cut off as primary must roll back commits nobody acknowledged) the engine
+ * opens it afresh and this member carries on with the new one; meanwhile it refuses operations.
  */
 final class JeReplicaRegion implements ReplicatedRegion {
-  private final JeRegion region;
-  private final ReplicatedEnvironment env;
   private final GroupMembership membership;
   private final RoleListener listener;
   private final Consumer<JeRegion> onPromoted;
+  private final Consumer<JeReplicaRegion> onDetached;
+  private volatile JeRegion region;
+  private volatile ReplicatedEnvironment env;
   private volatile ReplicaRole role = ReplicaRole.UNKNOWN;
   private volatile String primary;
+  private volatile boolean closed;
 
-  /** {@code onPromoted}: run (off JE's thread) when this member becomes primary. */
+  /**
+   * {@code onPromoted}: run (off JE's thread) when this member becomes primary; {@code onDetached}: JE
+   * stopped the member without a close (the engine reopens it).
+   */
   JeReplicaRegion(JeRegion region, ReplicatedEnvironment env, GroupMembership membership, RoleListener listener,
-      Consumer<JeRegion> onPromoted) {
+      Consumer<JeRegion> onPromoted, Consumer<JeReplicaRegion> onDetached) {
     this.region = region;
     this.env = env;
     this.membership = membership;
     this.listener = listener;
     this.onPromoted = onPromoted;
+    this.onDetached = onDetached;
   }
 
   /** Follows the member's state from now on (JE reports the current state at once). */
   void listen() {
-    env.setStateChangeListener(this::stateChanged);
+    ReplicatedEnvironment e = env;
+    e.setStateChangeListener(event -> stateChanged(e, event));
   }
 
-  private void stateChanged(StateChangeEvent e) {
+  /** Carries on with an environment opened afresh after JE gave up on the last one. */
+  synchronized void replace(JeRegion newRegion, ReplicatedEnvironment newEnv) {
+    if (closed) {
+      newRegion.close();
+      return;
+    }
+    region = newRegion;
+    env = newEnv;
+    listen();
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  private void stateChanged(ReplicatedEnvironment source, StateChangeEvent e) {
+    if (source != env) {
+      return; // a replaced environment's last words
+    }
     ReplicaRole before = role;
     role = switch (e.getState()) {
       case MASTER -> ReplicaRole.PRIMARY;
@@ -76,6 +103,9 @@ final class JeReplicaRegion implements ReplicatedRegion {
       onPromoted.accept(region);
     }
     listener.roleChanged(this, role, Optional.ofNullable(primary));
+    if (role == ReplicaRole.DETACHED && !closed) {
+      onDetached.accept(this);
+    }
   }
 
   JeRegion region() {
@@ -212,7 +242,8 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     region.close();
   }
 }

@@ -200,13 +200,53 @@ public final class JeStorageEngine implements StorageEngine {
     try {
       RegionMetadata m = meta != null ? meta : RegionCatalog.readMetadata(env);
       JeRegion region = register(dir, env, m, fresh, () -> env.getState().isMaster());
-      member = new JeReplicaRegion(region, env, membership, listener, this::promoted);
+      member = new JeReplicaRegion(region, env, membership, listener, this::promoted, this::reopen);
     } catch (RuntimeException e) {
       closeQuietly(env);
       throw e;
     }
     member.listen();
     return member;
+  }
+
+  /**
+   * JE stopped a member on its own (it must roll back commits its group never acknowledged, or fell too far
+   * behind): the member is opened afresh from its directory, which rejoins its group; retried until it works
+   * or the member is closed.
+   */
+  private void reopen(JeReplicaRegion member) {
+    if (maintenance.isShutdown()) {
+      return;
+    }
+    maintenance.execute(() -> {
+      JeRegion old = member.region();
+      Path dir = old.directory();
+      LOG.warn("{}: its replica group member stopped ({}); opening it again", dir, member.membership().nodeName());
+      try {
+        old.close();
+      } catch (RuntimeException e) {
+        LOG.debug("closing the stopped member {} failed: {}", dir, e.toString());
+      }
+      try {
+        if (member.isClosed()) {
+          return;
+        }
+        ReplicatedEnvironment env = openEnvironment(dir,
+            () -> ReplicaEnvironments.open(dir, envConfig(false), member.membership(), false, false));
+        try {
+          member.replace(register(dir, env, RegionCatalog.readMetadata(env), false, () -> env.getState().isMaster()),
+              env);
+        } catch (RuntimeException e) {
+          closeQuietly(env);
+          throw e;
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("{}: opening the member again failed ({}); retrying in a few seconds", dir, e.toString());
+        if (!maintenance.isShutdown() && !member.isClosed()) {
+          maintenance.schedule(() -> reopen(member), 3, TimeUnit.SECONDS);
+        }
+      }
+    });
   }
 
   /** A member became its group's primary: it reloads its layout and counts its cells (off JE's thread). */

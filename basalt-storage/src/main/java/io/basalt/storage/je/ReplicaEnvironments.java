@@ -60,9 +60,13 @@ final class ReplicaEnvironments {
     rc.setConfigParam(ReplicationConfig.INSUFFICIENT_REPLICAS_TIMEOUT, "2 s");
     rc.setConfigParam(ReplicationConfig.REPLICA_ACK_TIMEOUT, "2 s");
     // A member cut off (not dead: its connections stay open) is noticed within a few seconds.
-    rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "4 s");
-    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "4 s");
+    rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "3 s");
+    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "3 s");
     rc.setConfigParam("je.rep.heartbeatInterval", "500");
+    // An election must not wait JE's default 10 s per round on a member that accepts connections but does
+    // not answer (a paused process): elections exchange a few small messages.
+    rc.setConfigParam("je.rep.electionsOpenTimeout", "500 ms");
+    rc.setConfigParam("je.rep.electionsReadTimeout", "500 ms");
     return rc;
   }
 }
