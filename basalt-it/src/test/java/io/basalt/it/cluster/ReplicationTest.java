@@ -201,6 +201,52 @@ class ReplicationTest {
     rpc.call(address, "ClientService", "Mutate", request, MutateResponse.getDefaultInstance(), 5_000);
   }
 
+  @Test
+  void movesAndBalancingHandThePrimaryRoleBetweenMembers() throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 4, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = TableName.valueOf("replicated_moves");
+      admin.createTable(TableDescriptorBuilder.newBuilder(name)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F)).build(),
+          new byte[][] {Bytes.toBytes("k4"), Bytes.toBytes("k8"), Bytes.toBytes("kc")});
+      List<RegionInfo> regions = admin.getRegions(name).stream().filter(r -> r.getReplicaId() == 0).toList();
+      assertThat(regions).hasSize(4);
+      try (Workload load = new Workload(conn, name, 2, 20).start()) {
+        load.awaitWrites(300, 60_000);
+        // Every primary onto one server that has a copy of each region it can take.
+        ServerName target = copies(conn, name, regions.get(0).getStartKey()).get(1);
+        int moved = 0;
+        for (RegionInfo r : regions) {
+          List<ServerName> copies = copies(conn, name, r.getStartKey());
+          if (copies.stream().anyMatch(s -> s.getAddress().equals(target.getAddress()))) {
+            admin.move(r.getEncodedNameAsBytes(), target);
+            assertThat(copies(conn, name, r.getStartKey()).get(0).getAddress()).isEqualTo(target.getAddress());
+            moved++;
+          } else {
+            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(
+                () -> admin.move(r.getEncodedNameAsBytes(), target));
+            assertThat(refused).as("no copy of it on the target: refused, not done wrong").isNotNull()
+                .hasMessageContaining("moving a copy is not built yet");
+          }
+        }
+        assertThat(moved).isPositive();
+
+        assertThat(admin.balance()).isTrue();
+        java.util.Map<java.net.InetSocketAddress, Integer> primaries = new java.util.HashMap<>();
+        for (RegionInfo r : regions) {
+          ServerName p = copies(conn, name, r.getStartKey()).get(0);
+          primaries.merge(new java.net.InetSocketAddress(p.getHostname(), p.getPort()), 1, Integer::sum);
+        }
+        System.out.println("replication: primaries per server after balancing: " + primaries.values());
+        assertThat(java.util.Collections.max(primaries.values())).as("primaries spread: " + primaries).isLessThanOrEqualTo(2);
+        load.awaitWrites(300, 60_000);
+        load.close();
+        assertThat(load.verify()).isEmpty();
+      }
+    }
+  }
+
   /** A TIMELINE get, retried while the survivor is still finding out it has no primary (bounded). */
   private static Result timelineGet(Table t, byte[] row, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);

@@ -52,6 +52,10 @@ public final class ControlEndpoint {
           rs.openMember(a.region(), a.table(), a.members(), a.number() != 0);
           return none;
         })
+        .register("transferPrimary", a -> {
+          rs.transferPrimary(a.region(), a.server());
+          return none;
+        })
         .register("closeRegion", a -> {
           rs.closeRegion(a.region());
           return none;

@@ -41,6 +41,12 @@ public interface RegionServerControl {
    */
   void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create) throws IOException;
 
+  /**
+   * On the server of a replicated region's primary: hands the primary role to the member on {@code target}
+   * (up and caught up) and returns once the group has elected it; writes in flight finish or fail retriably.
+   */
+  void transferPrimary(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException;
+
   /** Stops serving the region: new operations are refused, in-flight ones drain, the log is synced. */
   void closeRegion(RegionInfo region) throws IOException;
 

@@ -44,6 +44,11 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
+  public void transferPrimary(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException {
+    client.call("transferPrimary", new ControlCodec.Writer().region(region).server(target).toBytes());
+  }
+
+  @Override
   public void closeRegion(RegionInfo region) throws IOException {
     client.call("closeRegion", new ControlCodec.Writer().region(region).toBytes());
   }

@@ -285,11 +285,15 @@ public final class Master {
   public synchronized void move(byte[] regionName, ServerName target) throws IOException {
     RegionRecord r = regionByName(regionName);
     TableDescriptor table = table(r.info().getTable());
+    if (r.replicated() && RegionRecord.OPEN.equals(r.state())) {
+      inFlight.checkNotHeld(r.info());
+      replicated.movePrimary(r, target);
+      return;
+    }
     if (!RegionRecord.OPEN.equals(r.state()) || !servers.isLive(r.server())) {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
           + " is not online (" + r.state() + " on " + r.server() + "); cannot move it now");
     }
-    refuseReplicated(r, "move");
     if (target == null) {
       Map<ServerName, Integer> load = load();
       load.remove(r.server());
@@ -332,7 +336,10 @@ public final class Master {
       }
     }
     // A region a transaction holds counts where it is but stays there; the next run evens out the rest.
-    return Balancer.plan(assignment).stream().filter(m -> !held.contains(m.region().getEncodedName())).toList();
+    List<Balancer.Move> plan = new ArrayList<>(Balancer.plan(assignment).stream()
+        .filter(m -> !held.contains(m.region().getEncodedName())).toList());
+    plan.addAll(replicated.primaryBalancePlan(held));
+    return plan;
   }
 
   public boolean balancerOn() {

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.HBaseIOException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -148,6 +149,91 @@ final class ReplicatedRegions {
       primaries.remove(r.info().getEncodedName());
     } catch (Exception e) {
       throw new IOException("forgetting the primary of " + r.info().getRegionNameAsString() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Makes the member on {@code asked} the region's primary (on the member hosting the fewest primaries when
+   * null): JE's master transfer, no data moves. Returns once the new primary is published. A server
+   * without a copy of the region is refused for now (moving a copy is not built yet).
+   */
+  void movePrimary(RegionRecord r, ServerName asked) throws IOException {
+    String name = r.info().getRegionNameAsString();
+    ServerName primary = servers.liveAt(primaryOf(r)).orElseThrow(() -> new HBaseIOException(name
+        + " has no live primary now; try again once its group elected one"));
+    ServerName target;
+    if (asked == null) {
+      Map<ServerName, Integer> load = primaryLoad();
+      target = r.members().stream().map(m -> servers.liveAt(m.server())).flatMap(Optional::stream)
+          .filter(s -> !s.equals(primary))
+          .min(java.util.Comparator.<ServerName>comparingInt(s -> load.getOrDefault(s, 0))
+              .thenComparing(java.util.Comparator.naturalOrder()))
+          .orElseThrow(() -> new DoNotRetryIOException("no other live member of " + name + " to move its primary to"));
+    } else {
+      target = servers.liveAt(asked).orElseThrow(() -> new HBaseIOException("region server " + asked
+          + " is not online"));
+      if (r.memberOn(target).isEmpty()) {
+        throw new DoNotRetryIOException("cannot move " + name + " to " + target + ": it keeps its copies on "
+            + r.members().stream().map(m -> m.server().getAddress().toString()).toList()
+            + ", and this Basalt moves the primary role between them only (moving a copy is not built yet)");
+      }
+    }
+    if (target.getAddress().equals(primary.getAddress())) {
+      return;
+    }
+    LOG.info("moving the primary of {} from {} to {}", name, primary, target);
+    servers.control(primary).transferPrimary(r.info(), target);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (!primaryOf(r).getAddress().equals(target.getAddress())) {
+      if (System.nanoTime() > deadline) {
+        throw new HBaseIOException(target + " took over " + name + " but has not reported it yet");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("waiting for the new primary of " + name);
+      }
+    }
+  }
+
+  /**
+   * Primary moves that even out how many primaries each live server holds (each to a server that already
+   * has a copy, so nothing is copied), one move per region, the busiest servers first.
+   */
+  List<Balancer.Move> primaryBalancePlan(Set<String> held) {
+    Map<ServerName, Integer> load = primaryLoad();
+    servers.live().forEach(s -> load.putIfAbsent(s, 0));
+    List<Balancer.Move> plan = new ArrayList<>();
+    Set<String> planned = new HashSet<>();
+    while (true) {
+      ServerName busiest = load.entrySet().stream().max(Map.Entry.<ServerName, Integer>comparingByValue()
+          .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse(null);
+      if (busiest == null) {
+        return plan;
+      }
+      Balancer.Move best = null;
+      for (RegionRecord r : catalog.allRegions()) {
+        if (!r.replicated() || !RegionRecord.OPEN.equals(r.state()) || held.contains(r.info().getEncodedName())
+            || planned.contains(r.info().getEncodedName())
+            || !servers.liveAt(primaryOf(r)).map(busiest::equals).orElse(false)) {
+          continue;
+        }
+        for (Member m : r.members()) {
+          Optional<ServerName> s = servers.liveAt(m.server());
+          if (s.isPresent() && load.get(s.get()) + 1 < load.get(busiest)
+              && (best == null || load.get(s.get()) < load.get(best.to()))) {
+            best = new Balancer.Move(r.info(), busiest, s.get());
+          }
+        }
+      }
+      if (best == null) {
+        return plan;
+      }
+      plan.add(best);
+      planned.add(best.region().getEncodedName());
+      load.merge(busiest, -1, Integer::sum);
+      load.merge(best.to(), 1, Integer::sum);
     }
   }
 

@@ -11,7 +11,6 @@ import io.basalt.server.convert.Schemas;
 import io.basalt.storage.io.LocalStorageFiles;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
-import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
 import io.basalt.storage.replication.RoleListener;
@@ -46,6 +45,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * one it cached, so the two must agree.
    */
   public static final long LOCATION_SEQ_NUM = 1;
+  /** How long a primary waits for the member it hands its role to (JE's master transfer). */
+  private static final java.time.Duration PRIMARY_TRANSFER_TIMEOUT = java.time.Duration.ofSeconds(10);
 
   private final ServerName serverName;
   private final StorageEngine engine;
@@ -395,32 +396,12 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       Member self = members.stream().filter(m -> m.isOn(serverName)).findFirst().orElseThrow(() ->
           new IOException(serverName + " is not a member of " + info.getRegionNameAsString() + " " + members));
       String encoded = info.getEncodedName();
-      GroupMembership membership = new GroupMembership(encoded, self.nodeName(), p.host(), self.port(),
-          members.stream().filter(m -> m != self).map(m -> m.server().getHostname() + ":" + m.port()).toList());
-      Path dir = regionDir(info);
       RoleListener onRole = (region, role, primary) -> {
         LOG.info("member {} of {} is {} (primary: {})", self.nodeName(), encoded, role, primary.orElse("none"));
         primaries.roleChanged(encoded);
       };
-      ReplicatedRegion store;
-      try {
-        if (Files.isDirectory(dir)) {
-          store = engine.openMember(dir, membership, onRole);
-        } else if (create && members.get(0) == self) {
-          store = engine.createGroup(dir, Schemas.descriptor(table, info), membership, onRole);
-        } else if (members.size() > 1) {
-          // A new member, or one whose disk lost its copy: it joins empty and is filled from the others.
-          LOG.info("{}: joining its replica group with no data here, to be filled from {}",
-              info.getRegionNameAsString(), membership.helpers());
-          store = engine.joinGroup(dir, membership, onRole);
-        } else {
-          throw new IOException(info.getRegionNameAsString() + " has no data on " + serverName + " (" + dir
-              + " is missing) and no other member to copy it from: not served, so that it does not come back empty");
-        }
-      } catch (RuntimeException e) {
-        throw new IOException("cannot open the member of " + info.getRegionNameAsString() + " on " + serverName + ": "
-            + e.getMessage(), e);
-      }
+      ReplicatedRegion store = MemberOpener.open(engine, regionDir(info), info, table, members, self, p.host(), create,
+          onRole);
       p.inUse(encoded, self.port());
       movedTo.remove(encoded);
       regions.put(encoded, new HostedRegion(info, table, store, members));
@@ -430,11 +411,31 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
+  @Override
+  public void transferPrimary(RegionInfo info, ServerName target) throws IOException {
+    HostedRegion r = regions.get(info.getEncodedName());
+    if (r == null || !(r.store() instanceof ReplicatedRegion member) || member.role() != ReplicaRole.PRIMARY) {
+      throw new IOException("the primary of " + info.getRegionNameAsString() + " is not on " + serverName);
+    }
+    try {
+      member.transferPrimary(Member.nodeName(target), PRIMARY_TRANSFER_TIMEOUT);
+    } catch (RuntimeException e) {
+      throw new IOException("handing the primary of " + info.getRegionNameAsString() + " to " + target + " failed: "
+          + e.getMessage(), e);
+    }
+  }
+
   /** Lets reads addressed to replicas 1..count-1 of {@code info} reach this server's member. */
   private void nameReplicas(RegionInfo info, int count) {
     for (int i = 1; i < Math.max(count, 2); i++) {
       replicaOf.put(RegionReplicaUtil.getRegionInfoForReplica(info, i).getEncodedName(), info.getEncodedName());
     }
+  }
+
+  /** Whether this server hosts a member of a replica group of {@code region}. */
+  boolean isReplicated(RegionInfo region) {
+    HostedRegion r = regions.get(region.getEncodedName());
+    return r != null && r.replicated();
   }
 
   /** The replicated regions whose member here is primary now. */

@@ -40,7 +40,8 @@ final class SplitTrigger implements Runnable {
         RegionInfo region = e.getKey();
         RegionStats stats = e.getValue();
         TableDescriptor table = server.tableOf(region);
-        if (table == null || !table.isSplitEnabled() || stats.pendingCollection()
+        // A replicated region is not split yet (the master would refuse): its members only grow for now.
+        if (table == null || !table.isSplitEnabled() || stats.pendingCollection() || server.isReplicated(region)
             || server.isMovingOut(region.getEncodedName()) || !due(region, stats, table)) {
           continue;
         }
