@@ -80,6 +80,10 @@ public final class JeStorageEngine implements StorageEngine {
     ec.setConfigParam(EnvironmentConfig.STATS_COLLECT, "false");
     ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
     ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, "OFF");
+    // JE watches each environment's directory for log files deleted behind its back: one inotify instance
+    // and a polling thread per region, and Linux allows 128 instances per user by default, far fewer than
+    // the regions (and replica group members) a server hosts. A lost directory is caught when a region opens.
+    ec.setConfigParam(EnvironmentConfig.LOG_DETECT_FILE_DELETE, "false");
     return ec;
   }
 
