@@ -5,6 +5,7 @@ import io.basalt.bench.compare.report.Charts;
 import io.basalt.bench.compare.report.Csv;
 import io.basalt.bench.compare.report.ProgressBar;
 import io.basalt.bench.compare.report.Report;
+import io.basalt.bench.compare.launch.BasaltCluster;
 import io.basalt.bench.compare.launch.BasaltStandalone;
 import io.basalt.bench.compare.launch.HBaseStandalone;
 import io.basalt.bench.compare.launch.RunningCluster;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Option;
     description = {"Runs PerformanceEvaluation-style workloads and YCSB core workloads A-F against Basalt and",
         "Apache HBase 2.6.4 (both started here as standalone servers with the same heap and cache), alternating",
         "between them run by run, and reports throughput, latency, server CPU, memory, disk writes and GC,",
-        "with the ratio Basalt/HBase."})
+        "with the ratio Basalt/HBase. With --replication-factor N (N > 1) it also starts a local Basalt cluster whose",
+        "regions have N copies each and reports it against Basalt RF=1 and HBase."})
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--target", description = "basalt, hbase or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
   String target;
@@ -82,7 +84,14 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--ycsb-records", paramLabel = "N", description = "YCSB recordcount")
   Long ycsbRecords;
 
-  @Option(names = "--jfr", description = "record a JFR profile of the Basalt server (servers/basalt/logs/basalt.jfr)")
+  @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "1",
+      description = {"copies of each region (default: ${DEFAULT-VALUE}); above 1, Basalt also runs as a local cluster "
+          + "(ZooKeeper, a master, N region servers of the standalone's heap and cache each) measured in alternation "
+          + "with Basalt standalone (RF=1) and HBase"})
+  int replicationFactor;
+
+  @Option(names = "--jfr", description = "record a JFR profile of the Basalt server (servers/basalt/logs/basalt.jfr; "
+      + "a cluster's region servers: servers/basalt-rfN/logs/regionserver-I.jfr)")
   boolean jfr;
 
   @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
@@ -134,14 +143,10 @@ public final class BenchCommand implements Callable<Integer> {
     Plan plan = plan();
     String machine = Machine.describe();
     ZonedDateTime started = ZonedDateTime.now();
-    List<String> names = switch (target) {
-      case "both" -> List.of(Report.BASALT, Report.HBASE);
-      case "basalt", "hbase" -> List.of(target);
-      default -> throw new CommandLine.ParameterException(new CommandLine(this),
-          "--target must be basalt, hbase or both, not " + target);
-    };
+    List<String> names = targetNames();
     if (connect != null && names.size() != 1) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--connect needs --target basalt or hbase");
+      throw new CommandLine.ParameterException(new CommandLine(this), "--connect needs --target basalt or hbase"
+          + (replicationFactor > 1 ? ", without --replication-factor (the bench starts the replicated cluster)" : ""));
     }
     Path results = out != null ? out
         : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
@@ -180,19 +185,54 @@ public final class BenchCommand implements Callable<Integer> {
       }
       if (!keepData) {
         deleteRecursively(servers.resolve("basalt").resolve("data"));
+        if (replicationFactor > 1) {
+          deleteRecursively(servers.resolve(BasaltCluster.name(replicationFactor)).resolve("data"));
+        }
         deleteRecursively(servers.resolve("hbase").resolve("data"));
         deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
       }
     }
   }
 
-  private static Target start(String name, ServerSettings settings) throws IOException, InterruptedException {
-    return name.equals(Report.BASALT) ? BasaltStandalone.start(settings) : HBaseStandalone.start(settings);
+  /**
+   * The targets, in the order each workload runs against them: with a replication factor above 1 the replicated
+   * cluster first, then Basalt standalone (RF=1), then HBase.
+   */
+  List<String> targetNames() {
+    if (replicationFactor < 1 || replicationFactor > 7) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--replication-factor must be 1 to 7, not " + replicationFactor);
+    }
+    List<String> names = new ArrayList<>();
+    switch (target) {
+      case "both" -> names.addAll(List.of(Report.BASALT, Report.HBASE));
+      case "basalt", "hbase" -> names.add(target);
+      default -> throw new CommandLine.ParameterException(new CommandLine(this),
+          "--target must be basalt, hbase or both, not " + target);
+    }
+    if (replicationFactor > 1) {
+      if (!names.contains(Report.BASALT)) {
+        throw new CommandLine.ParameterException(new CommandLine(this),
+            "--replication-factor is Basalt's: use it with --target basalt or both");
+      }
+      names.add(0, BasaltCluster.name(replicationFactor));
+    }
+    return names;
+  }
+
+  private Target start(String name, ServerSettings settings) throws IOException, InterruptedException {
+    if (name.equals(Report.BASALT)) {
+      return BasaltStandalone.start(settings);
+    }
+    return name.equals(Report.HBASE) ? HBaseStandalone.start(settings) : BasaltCluster.start(settings, replicationFactor);
   }
 
   private List<String> header(Plan plan, ZonedDateTime started, String machine, List<Target> targets, Comparison.Outcome outcome) {
     List<String> h = new ArrayList<>();
-    h.add("# Basalt vs Apache HBase 2.6.4: " + plan.preset() + " comparison");
+    h.add(replicationFactor > 1
+        ? "# Basalt RF=" + replicationFactor + " vs RF=1" + (targets.stream().anyMatch(t -> t.name().equals(Report.HBASE))
+            ? " vs Apache HBase 2.6.4" : "") + ": " + plan.preset() + " comparison"
+        : "# Basalt vs Apache HBase 2.6.4: " + plan.preset() + " comparison");
     h.add("");
     h.add("- started: " + started.format(DateTimeFormatter.RFC_1123_DATE_TIME));
     h.add("- machine: " + machine);
@@ -201,6 +241,15 @@ public final class BenchCommand implements Callable<Integer> {
             + "space %,d rows, in-cache table %,d rows, 4x-cache table %,d rows, YCSB %,d records of 1 KB",
         plan.heapMb(), plan.cacheMb(), plan.runTime().toMillis() / 1000.0, plan.repetitions(), plan.threads(),
         plan.writeKeyspace(), plan.cachedRows(), plan.uncachedRows(), plan.ycsbRecords()));
+    if (replicationFactor > 1) {
+      h.add(String.format(Locale.ROOT, "- %s: a Basalt cluster on loopback, every region a replica group of %d "
+              + "members: 1 ZooKeeper and 1 master (%d MB heap each, basalt.replication.factor=%d) and %d region "
+              + "servers with %d MB heap and %d MB cache each (each holds a copy of every region); SYNC_WAL writes "
+              + "are acknowledged once a majority of the group holds them. Its CPU, memory, disk and GC figures are "
+              + "the sums over these %d JVMs (GC max: the longest pause of any); basalt: Basalt standalone (RF=1)",
+          BasaltCluster.name(replicationFactor), replicationFactor, BasaltCluster.COORDINATOR_HEAP_MB,
+          replicationFactor, replicationFactor, plan.heapMb(), plan.cacheMb(), replicationFactor + 2));
+    }
     for (Target t : targets) {
       h.add("- " + t.name() + ": " + t.coldStart().map(d -> String.format(Locale.ROOT,
           "cold start to first answered operation %.1f s", d.toMillis() / 1000.0)).orElse("already running (--connect): "

@@ -1,9 +1,8 @@
 package io.basalt.bench.compare;
 
 import io.basalt.bench.compare.measure.Figures;
-import io.basalt.bench.compare.measure.GcLog;
-import io.basalt.bench.compare.measure.ProcSnapshot;
 import io.basalt.bench.compare.measure.RunFigures;
+import io.basalt.bench.compare.measure.ServerWindow;
 import io.basalt.bench.compare.report.ProgressBar;
 import io.basalt.bench.compare.launch.ChildJvm;
 import io.basalt.bench.compare.launch.Target;
@@ -12,6 +11,7 @@ import io.basalt.bench.compare.workload.Driver;
 import io.basalt.bench.compare.workload.PeWorkload;
 import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,15 +24,15 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
- * Runs every workload against every target, alternating (A B A B ...) so that drift of a shared machine hits both
- * alike, and measures each run on the client (operations, latency) and, for servers the bench started, on the
- * server (/proc counters, GC log). A workload's data set is loaded on each target just before its first run.
+ * Runs every workload against every target, alternating (A B A B ..., or A B C A B C ... with three targets) so
+ * that drift of a shared machine hits all alike, and measures each run on the client (operations, latency) and,
+ * for servers the bench started, on the server (/proc counters and GC logs, summed over a cluster's processes). A workload's data set is loaded on each target just before its first run.
  */
 public final class Comparison {
   private final Plan plan;
   private final List<Target> targets;
   private final ProgressBar progress;
-  private final Map<String, Long> gcOffsets = new HashMap<>();
+  private final Map<Path, Long> gcOffsets = new HashMap<>();
 
   public Comparison(Plan plan, List<Target> targets, ProgressBar progress) {
     this.plan = plan;
@@ -90,22 +90,15 @@ public final class Comparison {
   }
 
   private RunFigures measure(Workload w, Target t, Connection connection) throws IOException, InterruptedException {
-    ChildJvm server = t.server().orElse(null);
-    long gcStart = server == null ? 0 : GcLog.since(server.gcLog(), gcOffsets.getOrDefault(t.name(), 0L)).endOffset();
-    ProcSnapshot before = server == null ? null : ProcSnapshot.of(server.pid());
+    List<ChildJvm> servers = t.processes();
+    ServerWindow window = servers.isEmpty() ? null : new ServerWindow(servers, gcOffsets);
     Driver.Outcome o = Driver.drive(w.prepare(connection, opsLimit(w)), w.threads(), plan.runTime());
-    if (server == null) {
+    if (window == null) {
       return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, 0, 0);
     }
-    if (!server.isAlive()) {
-      throw new IOException(t.name() + " died during " + id(w) + "; log " + server.log() + ":\n" + server.tail(40));
-    }
-    ProcSnapshot after = ProcSnapshot.of(server.pid());
-    GcLog.Pauses gc = GcLog.since(server.gcLog(), gcStart);
-    gcOffsets.put(t.name(), gc.endOffset());
-    return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), after.cpuNanos() - before.cpuNanos(),
-        after.residentBytes(), after.diskWriteBytes() < 0 ? -1 : after.diskWriteBytes() - before.diskWriteBytes(),
-        gc.totalMillis(), gc.maxMillis());
+    ServerWindow.Totals s = window.close(id(w) + " on " + t.name());
+    return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), s.cpuNanos(), s.residentBytes(),
+        s.diskWriteBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis());
   }
 
   /** Writes stop at the write key space; reads and YCSB run for the time budget (YCSB sizes its key chooser by it). */

@@ -55,6 +55,39 @@ class BenchSmokeTest {
     assertThat(out.resolve("servers/basalt/logs/basalt-gc.log")).isNotEmptyFile();
   }
 
+  /**
+   * The same at RF=3 with one table (the writes): a replicated cluster beside Basalt standalone, both in the report
+   * with the RF=3/RF=1 ratio, and the cluster's five processes stopped and its data gone afterwards.
+   */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void aReplicatedClusterIsReportedAgainstRf1(@TempDir Path temp) throws Exception {
+    BenchCommand.quietClientLogs();
+    String logDir = System.getProperty("basalt.bench.logDir");
+    Path out = logDir == null ? temp
+        : Files.createDirectories(Path.of(logDir)).resolve("smoke-rf3-" + System.currentTimeMillis());
+    String[] args = concat(TINY, "--replication-factor", "3", "--workloads", "sequentialWrite", "--out", out.toString());
+    int exit = new CommandLine(new BenchCommand()).execute(args);
+    assertThat(exit).isZero();
+
+    String md = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+    assertThat(md).contains("basalt-rf3 ops/s").contains("p99 RF=3/RF=1").doesNotContain("RF=3/HBase")
+        .contains("## Ratio Basalt RF=3 / Basalt RF=1 of every figure").contains("sums over these 5 JVMs")
+        .contains("basalt-rf3: cold start to first answered operation");
+    for (String id : List.of("sequentialWrite 1t autoflush", "sequentialWrite 2t buffered")) {
+      for (String target : List.of("basalt-rf3", "basalt")) {
+        String row = md.lines().filter(l -> l.startsWith("| " + id + " ") && l.contains("| " + target + " "))
+            .findFirst().orElseThrow(() -> new AssertionError("no " + target + " row for " + id + " in\n" + md));
+        assertThat(Double.parseDouble(row.split("\\|")[3].trim().replace(",", ""))).as("ops/s of %s on %s", id, target)
+            .isPositive();
+      }
+    }
+    String csv = Files.readString(out.resolve("results.csv"), StandardCharsets.UTF_8);
+    assertThat(csv.lines().filter(l -> l.contains(",basalt-rf3/basalt,"))).hasSize(4);
+    assertThat(out.resolve("servers/basalt-rf3/data")).doesNotExist();
+    assertThat(out.resolve("servers/basalt-rf3/logs/regionserver-0-gc.log")).isNotEmptyFile();
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = new String[a.length + b.length];
     System.arraycopy(a, 0, all, 0, a.length);

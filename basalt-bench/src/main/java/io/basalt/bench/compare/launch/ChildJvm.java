@@ -99,9 +99,26 @@ public final class ChildJvm implements AutoCloseable {
 
   @Override
   public void close() {
+    stopAll(List.of(this));
+  }
+
+  /**
+   * Stops exactly these processes, together: SIGTERM to each pid first (so that, say, the region servers of one
+   * cluster close their regions at the same time rather than one after another), then waits for each and kills
+   * by its pid one that has not exited after a grace period.
+   */
+  public static void stopAll(List<ChildJvm> children) {
     // SIGTERM through the handle: Process.destroy() would also close the child's stdin, and the watchdog would
     // halt it before its shutdown hook had closed the regions.
-    process.toHandle().destroy();
+    for (ChildJvm c : children) {
+      c.process.toHandle().destroy();
+    }
+    for (ChildJvm c : children) {
+      c.awaitExit();
+    }
+  }
+
+  private void awaitExit() {
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();

@@ -4,20 +4,17 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * Real Apache HBase 2.6.4 standalone ({@code HMaster start} in local mode: master, region server and ZooKeeper in
  * one JVM) as a child JVM on free loopback ports, with its data under the work directory. Same heap as Basalt;
  * its block cache fraction is set so the block cache holds exactly Basalt's cache bytes.
  */
-public final class HBaseStandalone implements Target {
+public final class HBaseStandalone {
   /** HBase's own flags for running on JDK 17 (bin/hbase). */
   static final List<String> JDK17_FLAGS = List.of(
       "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
@@ -34,17 +31,9 @@ public final class HBaseStandalone implements Target {
       "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
       "--add-exports", "java.security.jgss/sun.security.krb5=ALL-UNNAMED");
 
-  private final ChildJvm child;
-  private final int zookeeperPort;
-  private final Duration coldStart;
+  private HBaseStandalone() {}
 
-  private HBaseStandalone(ChildJvm child, int zookeeperPort, Duration coldStart) {
-    this.child = child;
-    this.zookeeperPort = zookeeperPort;
-    this.coldStart = coldStart;
-  }
-
-  public static HBaseStandalone start(ServerSettings settings) throws IOException, InterruptedException {
+  public static LaunchedTarget start(ServerSettings settings) throws IOException, InterruptedException {
     String classpath = Classpaths.hbase();
     Path dir = Files.createDirectories(settings.workDir().resolve("hbase"));
     Path conf = Files.createDirectories(dir.resolve("conf"));
@@ -59,12 +48,7 @@ public final class HBaseStandalone implements Target {
     jvm.addAll(JDK17_FLAGS);
     ChildJvm child = ChildJvm.start("hbase", jvm, conf + java.io.File.pathSeparator + classpath,
         "org.apache.hadoop.hbase.master.HMaster", List.of("start"), dir.resolve("logs"));
-    try {
-      return new HBaseStandalone(child, ports[0], Readiness.await(child, "HBase", ports[0]));
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      child.close();
-      throw e;
-    }
+    return LaunchedTarget.awaitReady("hbase", "HBase 2.6.4 standalone", ports[0], 1, List.of(List.of(child)));
   }
 
   /** The hbase-site.xml of the child: local mode, loopback only, free ports, data under {@code dir}. */
@@ -109,35 +93,4 @@ public final class HBaseStandalone implements Target {
       "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{2}: %m%n",
       "rootLogger = WARN,console",
       "");
-
-  @Override
-  public String name() {
-    return "hbase";
-  }
-
-  @Override
-  public Configuration clientConfiguration() {
-    return ClientSettings.zookeeper("127.0.0.1", zookeeperPort);
-  }
-
-  @Override
-  public Optional<ChildJvm> server() {
-    return Optional.of(child);
-  }
-
-  @Override
-  public Optional<Duration> coldStart() {
-    return Optional.of(coldStart);
-  }
-
-  @Override
-  public void close() {
-    child.close();
-  }
-
-  @Override
-  public String toString() {
-    return "HBase 2.6.4 standalone (pid " + child.pid() + ", ZooKeeper 127.0.0.1:" + zookeeperPort + ", log "
-        + child.log() + ")";
-  }
 }

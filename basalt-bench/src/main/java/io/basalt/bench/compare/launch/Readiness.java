@@ -3,35 +3,37 @@ package io.basalt.bench.compare.launch;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
-/** Waits, with the HBase client, until a launched server answers; the wait is its cold start time. */
+/** Waits, with the HBase client, until launched servers answer; the wait is their cold start time. */
 final class Readiness {
   private static final long TIMEOUT_MILLIS = 180_000;
 
   private Readiness() {}
 
-  /** Polls until the cluster serves, the child dies, or the bound passes; returns launch-to-first-answer. */
-  static Duration await(ChildJvm child, String name, int zookeeperPort) throws IOException, InterruptedException {
+  /**
+   * Polls until the cluster serves with at least {@code liveServers} live region servers, one of the processes
+   * dies, or the bound passes; returns the time from launching the first process to the first answer.
+   */
+  static Duration await(List<ChildJvm> processes, String name, int zookeeperPort, int liveServers)
+      throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
     Exception last = null;
     while (true) {
-      if (!child.isAlive()) {
-        throw new IOException(name + " exited with code " + child.exitValue() + " before it was ready; log "
-            + child.log() + ":\n" + child.tail(40));
-      }
+      checkAlive(processes, name);
       if (System.currentTimeMillis() > deadline) {
         throw new IOException(name + " not ready after " + TIMEOUT_MILLIS + " ms (last probe: " + last + "); log "
-            + child.log() + ":\n" + child.tail(40));
+            + processes.get(processes.size() - 1).log() + ":\n" + processes.get(processes.size() - 1).tail(40));
       }
       if (Ports.accepts(zookeeperPort)) {
         try {
-          if (probe(zookeeperPort)) {
-            return Duration.ofNanos(System.nanoTime() - child.startedNanos());
+          if (probe(zookeeperPort, liveServers)) {
+            return Duration.ofNanos(System.nanoTime() - processes.get(0).startedNanos());
           }
         } catch (IOException | RuntimeException e) {
           last = e;
@@ -41,7 +43,29 @@ final class Readiness {
     }
   }
 
-  private static boolean probe(int zookeeperPort) throws IOException {
+  /** Polls until {@code process} accepts connections on {@code port} (a cluster's ZooKeeper or master). */
+  static void awaitPort(ChildJvm process, String name, int port) throws IOException, InterruptedException {
+    long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
+    while (!Ports.accepts(port)) {
+      checkAlive(List.of(process), name);
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException(name + " does not listen on " + port + " after " + TIMEOUT_MILLIS + " ms; log "
+            + process.log() + ":\n" + process.tail(40));
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static void checkAlive(List<ChildJvm> processes, String name) throws IOException {
+    for (ChildJvm p : processes) {
+      if (!p.isAlive()) {
+        throw new IOException(name + ": " + p.log().getFileName() + " exited with code " + p.exitValue()
+            + " before it was ready; log " + p.log() + ":\n" + p.tail(40));
+      }
+    }
+  }
+
+  private static boolean probe(int zookeeperPort, int liveServers) throws IOException {
     Configuration conf = ClientSettings.zookeeper("127.0.0.1", zookeeperPort);
     conf.setInt("hbase.client.retries.number", 1);
     conf.setInt("hbase.rpc.timeout", 2_000);
@@ -51,7 +75,8 @@ final class Readiness {
     try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
       // HBase answers PleaseHoldException until its master has finished initializing.
       admin.listNamespaceDescriptors();
-      return !admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().isEmpty();
+      return admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().size()
+          >= liveServers;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.basalt.bench.compare.launch;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
@@ -36,8 +37,8 @@ public final class RunningCluster implements Target {
   }
 
   @Override
-  public Optional<ChildJvm> server() {
-    return Optional.empty();
+  public List<ChildJvm> processes() {
+    return List.of();
   }
 
   @Override

@@ -1,24 +1,29 @@
 package io.basalt.bench.compare.launch;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /** A cluster the workloads run against through the unmodified HBase client: one the bench started, or one already running. */
 public interface Target extends AutoCloseable {
-  /** "basalt" or "hbase". */
+  /** "basalt", "hbase", or "basalt-rfN" (a Basalt cluster with N copies of each region). */
   String name();
 
   /** A fresh client configuration pointing at this cluster's ZooKeeper. */
   Configuration clientConfiguration();
 
-  /** The server JVM, when the bench started it (its pid and GC log feed the server-side figures). */
-  Optional<ChildJvm> server();
+  /**
+   * The JVMs the bench started for this target (one for a standalone server, every process of a local cluster);
+   * their pids and GC logs feed the server-side figures, summed over them. Empty for a cluster that was already
+   * running.
+   */
+  List<ChildJvm> processes();
 
-  /** From launching the JVM to the first operation it answered; absent for a cluster that was already running. */
+  /** From launching the first JVM to the first operation it answered; absent for a cluster that was already running. */
   Optional<Duration> coldStart();
 
-  /** Stops the server the bench started (only that pid); nothing for a cluster that was already running. */
+  /** Stops the processes the bench started (only those pids); nothing for a cluster that was already running. */
   @Override
   void close();
 }

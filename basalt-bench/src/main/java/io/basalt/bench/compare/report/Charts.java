@@ -10,7 +10,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * PNG charts with XChart, both targets side by side per workload: throughput (ops/s) and latency (p50 and p99),
+ * PNG charts with XChart, every target side by side per workload: throughput (ops/s) and latency (p50 and p99),
  * both on log scales, one pair for the PE workloads and one for YCSB.
  */
 public final class Charts {

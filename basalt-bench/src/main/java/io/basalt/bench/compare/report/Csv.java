@@ -4,7 +4,10 @@ import io.basalt.bench.compare.measure.Figures;
 import java.util.List;
 import java.util.Locale;
 
-/** The results as CSV: one line per workload and target with every figure, plus the ratio lines. */
+/**
+ * The results as CSV: one line per workload and target with every figure, plus one line per ratio the report
+ * makes (target column "basalt/hbase", "basalt-rf3/basalt", "basalt-rf3/hbase").
+ */
 public final class Csv {
   private Csv() {}
 
@@ -23,13 +26,16 @@ public final class Csv {
         }
         csv.append('\n');
       }
-      if (r.compared()) {
-        csv.append(quote(r.id())).append(',').append(r.group()).append(",basalt/hbase,,,");
+      for (Report.Ratio ratio : Report.ratios(targets)) {
+        if (!r.has(ratio)) {
+          continue;
+        }
+        csv.append(quote(r.id())).append(',').append(r.group()).append(',').append(ratio.key()).append(",,,");
         for (java.util.function.ToDoubleFunction<Figures> g : List.<java.util.function.ToDoubleFunction<Figures>>of(
             Figures::seconds, Figures::opsPerSecond, Figures::p50Micros, Figures::p95Micros, Figures::p99Micros,
             Figures::p999Micros, Figures::cpuSecondsPer1000Ops, Figures::residentMb, Figures::diskBytesPerOp,
             Figures::gcPauseTotalMillis, Figures::gcPauseMaxMillis)) {
-          csv.append(',').append(num(Report.ratioValue(r, g)));
+          csv.append(',').append(num(Report.ratioValue(r, ratio, g)));
         }
         csv.append('\n');
       }

@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The results as Markdown: a PE table and a YCSB table (one row per workload, both targets and the ratio
- * Basalt/HBase of throughput and p99), then every figure per target and every figure's ratio.
+ * The results as Markdown: a PE table and a YCSB table (one row per workload, every target and the ratios of
+ * throughput and p99: Basalt/HBase, and with a replicated Basalt cluster RF=N/RF=1 and RF=N/HBase as well), then
+ * every figure per target and every figure's ratios.
  */
 public final class Report {
   public static final String BASALT = "basalt";
   public static final String HBASE = "hbase";
+  /** Prefix of a replicated Basalt cluster's target name: "basalt-rf3". */
+  public static final String BASALT_RF = "basalt-rf";
 
   private Report() {}
 
@@ -24,9 +27,59 @@ public final class Report {
       return byTarget.get(target);
     }
 
-    boolean compared() {
-      return byTarget.containsKey(BASALT) && byTarget.containsKey(HBASE);
+    boolean has(Ratio r) {
+      return byTarget.containsKey(r.numerator()) && byTarget.containsKey(r.denominator());
     }
+  }
+
+  /** One comparison the report makes: a figure of {@code numerator} over the same figure of {@code denominator}. */
+  public record Ratio(String numerator, String denominator) {
+    /** As the CSV names it: "basalt/hbase", "basalt-rf3/basalt". */
+    public String key() {
+      return numerator + "/" + denominator;
+    }
+  }
+
+  /**
+   * The ratios the targets allow, in report order: a replicated cluster against Basalt RF=1 and against HBase, then
+   * Basalt against HBase.
+   */
+  public static List<Ratio> ratios(List<String> targets) {
+    List<Ratio> ratios = new ArrayList<>();
+    for (String t : targets) {
+      if (t.startsWith(BASALT_RF)) {
+        for (String other : List.of(BASALT, HBASE)) {
+          if (targets.contains(other)) {
+            ratios.add(new Ratio(t, other));
+          }
+        }
+      }
+    }
+    if (targets.contains(BASALT) && targets.contains(HBASE)) {
+      ratios.add(new Ratio(BASALT, HBASE));
+    }
+    return ratios;
+  }
+
+  /** With a replicated cluster among the targets, ratios are labelled "RF=3/RF=1"; without, the one is "ratio". */
+  private static boolean replicated(List<String> targets) {
+    return targets.stream().anyMatch(t -> t.startsWith(BASALT_RF));
+  }
+
+  /** Short label of a target in a ratio column: "RF=3", "RF=1", "HBase". */
+  private static String shortLabel(String target) {
+    if (target.startsWith(BASALT_RF)) {
+      return "RF=" + target.substring(BASALT_RF.length());
+    }
+    return target.equals(BASALT) ? "RF=1" : target.equals(HBASE) ? "HBase" : target;
+  }
+
+  /** Label of a target in a heading: "Basalt RF=3", "Basalt" (or "Basalt RF=1" beside a cluster), "HBase". */
+  private static String longLabel(String target, boolean replicated) {
+    if (target.startsWith(BASALT_RF) || (replicated && target.equals(BASALT))) {
+      return "Basalt " + shortLabel(target);
+    }
+    return target.equals(BASALT) ? "Basalt" : target.equals(HBASE) ? "HBase" : target;
   }
 
   /** The Markdown body: header lines, then the tables. */
@@ -38,45 +91,48 @@ public final class Report {
     md.append("\n## PerformanceEvaluation workloads\n\n").append(summary(rows, "pe", targets));
     md.append("\n## YCSB core workloads\n\n").append(summary(rows, "ycsb", targets));
     md.append("\n## Every figure, per target\n\n").append(details(rows, targets));
-    if (targets.contains(BASALT) && targets.contains(HBASE)) {
-      md.append("\n## Ratio Basalt / HBase of every figure\n\n")
-          .append("Above 1 is better for ops/s, below 1 is better for the others.\n\n").append(ratios(rows));
+    boolean replicated = replicated(targets);
+    for (Ratio r : ratios(targets)) {
+      md.append("\n## Ratio ").append(longLabel(r.numerator(), replicated)).append(" / ")
+          .append(longLabel(r.denominator(), replicated)).append(" of every figure\n\n")
+          .append("Above 1 is better for ops/s, below 1 is better for the others.\n\n").append(ratioTable(rows, r));
     }
     return md.toString();
   }
 
   private static String summary(List<Row> rows, String group, List<String> targets) {
+    List<Ratio> ratios = ratios(targets);
+    boolean labelled = replicated(targets);
     List<String> header = new ArrayList<>(List.of("workload"));
     for (String t : targets) {
       header.add(">" + t + " ops/s");
     }
-    boolean both = targets.size() == 2;
-    if (both) {
-      header.add(">ratio");
+    for (Ratio r : ratios) {
+      header.add(">" + (labelled ? shortLabel(r.numerator()) + "/" + shortLabel(r.denominator()) : "ratio"));
     }
     for (String t : targets) {
       header.add(">" + t + " p99 ms");
     }
-    if (both) {
-      header.add(">p99 ratio");
+    for (Ratio r : ratios) {
+      header.add(">" + (labelled ? "p99 " + shortLabel(r.numerator()) + "/" + shortLabel(r.denominator()) : "p99 ratio"));
     }
     MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
-    for (Row r : rows) {
-      if (!r.group().equals(group)) {
+    for (Row row : rows) {
+      if (!row.group().equals(group)) {
         continue;
       }
-      List<String> cells = new ArrayList<>(List.of(r.id()));
+      List<String> cells = new ArrayList<>(List.of(row.id()));
       for (String t : targets) {
-        cells.add(rate(r.of(t).opsPerSecond()));
+        cells.add(rate(row.of(t).opsPerSecond()));
       }
-      if (both) {
-        cells.add(ratio(r, Figures::opsPerSecond));
+      for (Ratio r : ratios) {
+        cells.add(ratio(row, r, Figures::opsPerSecond));
       }
       for (String t : targets) {
-        cells.add(number(r.of(t).p99Micros() / 1000));
+        cells.add(number(row.of(t).p99Micros() / 1000));
       }
-      if (both) {
-        cells.add(ratio(r, Figures::p99Micros));
+      for (Ratio r : ratios) {
+        cells.add(ratio(row, r, Figures::p99Micros));
       }
       table.row(cells.toArray(String[]::new));
     }
@@ -99,33 +155,34 @@ public final class Report {
     return table.render();
   }
 
-  private static String ratios(List<Row> rows) {
+  private static String ratioTable(List<Row> rows, Ratio ratio) {
     MarkdownTable table = new MarkdownTable("workload", ">ops/s", ">p50", ">p95", ">p99", ">p99.9", ">CPU/op",
         ">memory", ">disk B/op", ">GC total", ">GC max");
     for (Row r : rows) {
-      if (!r.compared()) {
+      if (!r.has(ratio)) {
         continue;
       }
-      table.row(r.id(), ratio(r, Figures::opsPerSecond), ratio(r, Figures::p50Micros), ratio(r, Figures::p95Micros),
-          ratio(r, Figures::p99Micros), ratio(r, Figures::p999Micros), ratio(r, Figures::cpuSecondsPer1000Ops),
-          ratio(r, Figures::residentMb), ratio(r, Figures::diskBytesPerOp), ratio(r, Figures::gcPauseTotalMillis),
-          ratio(r, Figures::gcPauseMaxMillis));
+      table.row(r.id(), ratio(r, ratio, Figures::opsPerSecond), ratio(r, ratio, Figures::p50Micros),
+          ratio(r, ratio, Figures::p95Micros), ratio(r, ratio, Figures::p99Micros), ratio(r, ratio, Figures::p999Micros),
+          ratio(r, ratio, Figures::cpuSecondsPer1000Ops), ratio(r, ratio, Figures::residentMb),
+          ratio(r, ratio, Figures::diskBytesPerOp), ratio(r, ratio, Figures::gcPauseTotalMillis),
+          ratio(r, ratio, Figures::gcPauseMaxMillis));
     }
     return table.render();
   }
 
-  /** Basalt's figure over HBase's, or "-" when either is missing or HBase's is zero. */
-  public static double ratioValue(Row r, ToDoubleFunction<Figures> figure) {
-    if (!r.compared()) {
+  /** The numerator's figure over the denominator's, or NaN when either is missing or the denominator's is zero. */
+  public static double ratioValue(Row r, Ratio ratio, ToDoubleFunction<Figures> figure) {
+    if (!r.has(ratio)) {
       return Double.NaN;
     }
-    double b = figure.applyAsDouble(r.of(BASALT));
-    double h = figure.applyAsDouble(r.of(HBASE));
-    return h == 0 || Double.isNaN(b) || Double.isNaN(h) ? Double.NaN : b / h;
+    double n = figure.applyAsDouble(r.of(ratio.numerator()));
+    double d = figure.applyAsDouble(r.of(ratio.denominator()));
+    return d == 0 || Double.isNaN(n) || Double.isNaN(d) ? Double.NaN : n / d;
   }
 
-  private static String ratio(Row r, ToDoubleFunction<Figures> figure) {
-    double v = ratioValue(r, figure);
+  private static String ratio(Row r, Ratio ratio, ToDoubleFunction<Figures> figure) {
+    double v = ratioValue(r, ratio, figure);
     if (Double.isNaN(v)) {
       return "-";
     }

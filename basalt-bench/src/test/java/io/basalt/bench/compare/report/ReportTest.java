@@ -64,4 +64,29 @@ class ReportTest {
     assertThat(ratio[header.indexOf("ops_per_s")]).isEqualTo("3.0000");
     assertThat(ratio[header.indexOf("p50_us")]).isEqualTo("0.5000");
   }
+
+  @Test
+  void aReplicatedClusterIsComparedWithRf1AndWithHBase() {
+    Map<String, Figures> byTarget = new LinkedHashMap<>();
+    byTarget.put("basalt-rf3", Figures.of(List.of(run(1500, 1, 4_000_000, 1))));
+    byTarget.put(Report.BASALT, Figures.of(List.of(run(3000, 1, 1_000_000, 1))));
+    byTarget.put(Report.HBASE, Figures.of(List.of(run(1000, 1, 2_000_000, 1))));
+    List<String> targets = List.of("basalt-rf3", Report.BASALT, Report.HBASE);
+    List<Report.Row> rows = List.of(new Report.Row("randomRead 1t", "pe", byTarget));
+    String md = Report.markdown(List.of("# title"), rows, targets);
+    String header = md.lines().filter(l -> l.startsWith("| workload") && l.contains("RF=3/RF=1")).findFirst()
+        .orElseThrow();
+    assertThat(header).contains("RF=3/HBase").contains("RF=1/HBase").contains("p99 RF=3/RF=1");
+    String row = md.lines().filter(l -> l.startsWith("| randomRead 1t")).findFirst().orElseThrow();
+    // ops/s: RF=3/RF=1 0.50x, RF=3/HBase 1.50x, RF=1/HBase 3.00x; p99: 4.00x, 2.00x, 0.50x
+    assertThat(row).contains("0.50x").contains("1.50x").contains("3.00x").contains("4.00x").contains("2.00x");
+    assertThat(md).contains("## Ratio Basalt RF=3 / Basalt RF=1 of every figure")
+        .contains("## Ratio Basalt RF=3 / HBase of every figure")
+        .contains("## Ratio Basalt RF=1 / HBase of every figure");
+    List<String> csv = Csv.of(rows, targets).lines().toList();
+    assertThat(csv).hasSize(1 + 3 + 3);
+    assertThat(csv.get(4)).contains(",basalt-rf3/basalt,").contains(",0.5000,");
+    assertThat(csv.get(5)).contains(",basalt-rf3/hbase,");
+    assertThat(csv.get(6)).contains(",basalt/hbase,");
+  }
 }
