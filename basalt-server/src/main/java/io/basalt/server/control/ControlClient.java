@@ -1,5 +1,6 @@
 package io.basalt.server.control;
 
+import io.basalt.server.rpc.RemoteException;
 import io.basalt.server.rpc.RpcClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -44,8 +45,12 @@ public final class ControlClient {
         .setCall(CoprocessorServiceCall.newBuilder().setRow(ByteString.copyFromUtf8(server.getServerName()))
             .setServiceName(ControlEndpoint.SERVICE).setMethodName(method).setRequest(ByteString.copyFrom(payload)))
         .build();
-    CoprocessorServiceResponse response = rpc.call(address, "ClientService", "ExecRegionServerService", request,
-        CoprocessorServiceResponse.getDefaultInstance(), timeoutMillis);
-    return response.getValue().getValue().toByteArray();
+    try {
+      CoprocessorServiceResponse response = rpc.call(address, "ClientService", "ExecRegionServerService", request,
+          CoprocessorServiceResponse.getDefaultInstance(), timeoutMillis);
+      return response.getValue().getValue().toByteArray();
+    } catch (RemoteException e) {
+      throw e.unwrap(); // what the master passes on to a client must be a class the client can rebuild
+    }
   }
 }

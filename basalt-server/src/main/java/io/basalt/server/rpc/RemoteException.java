@@ -27,7 +27,10 @@ public final class RemoteException extends IOException {
     return type.getName().equals(className);
   }
 
-  /** The peer's exception rebuilt as its own class where it has a (String) constructor, else this. */
+  /**
+   * The peer's exception rebuilt as its own class where it has a (String) constructor, else as an HBase
+   * exception an HBase client can rebuild in turn (this class is Basalt's own), retriable as the peer said.
+   */
   public IOException unwrap() {
     try {
       Class<?> c = Class.forName(className);
@@ -37,6 +40,7 @@ public final class RemoteException extends IOException {
     } catch (ReflectiveOperationException | LinkageError e) {
       // not a class we can rebuild
     }
-    return doNotRetry ? new DoNotRetryIOException(getMessage(), this) : this;
+    return doNotRetry ? new DoNotRetryIOException(getMessage(), this)
+        : new org.apache.hadoop.hbase.HBaseIOException(getMessage(), this);
   }
 }

@@ -1,0 +1,175 @@
+package io.basalt.bench.replication;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The machine around the measured processes: clock ticks per second, the load average, how busy all its
+ * cores were over a window ({@code /proc/stat}, everything that ran, not only the cluster), and the limits that
+ * bound threads and descriptors.
+ */
+final class Machine {
+  private Machine() {}
+
+  /** The kernel's USER_HZ ({@code getconf CLK_TCK}), 100 when it cannot be asked. */
+  static long ticksPerSecond() {
+    try {
+      Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      if (p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0) {
+        return Long.parseLong(out);
+      }
+    } catch (IOException | RuntimeException e) {
+      // fall through
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 100;
+  }
+
+  static String loadAverage() {
+    try {
+      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return f[0] + " " + f[1] + " " + f[2];
+    } catch (IOException | RuntimeException e) {
+      return "unknown";
+    }
+  }
+
+  /** Busy and total jiffies of all cores so far (the first line of /proc/stat); busy excludes idle and iowait. */
+  record CpuTimes(long busy, long total) {
+    static CpuTimes now() {
+      try {
+        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+        long total = 0;
+        // user nice system idle iowait irq softirq steal (guest time is already in user)
+        for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
+          total += Long.parseLong(f[i]);
+        }
+        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+        return new CpuTimes(total - idle, total);
+      } catch (IOException | RuntimeException e) {
+        return new CpuTimes(0, 0);
+      }
+    }
+
+    /** Percentage of all cores busy since {@code earlier} (100 = every core busy). */
+    double busyPercentSince(CpuTimes earlier) {
+      long total = this.total - earlier.total;
+      return total <= 0 ? Double.NaN : 100.0 * (busy - earlier.busy) / total;
+    }
+  }
+
+  /** Limits that bound how many threads and descriptors a region server can have. */
+  static String limits() {
+    StringBuilder s = new StringBuilder();
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+        if (line.startsWith("Max processes") || line.startsWith("Max open files")) {
+          String[] f = line.substring(25).trim().split("\\s+");
+          s.append(line.startsWith("Max processes") ? "max user processes " : "max open files ").append(f[0]).append("; ");
+        }
+      }
+      s.append("kernel.threads-max ").append(sysctl("kernel/threads-max"));
+      s.append("; kernel.pid_max ").append(sysctl("kernel/pid_max"));
+      s.append("; fs.inotify.max_user_instances ").append(sysctl("fs/inotify/max_user_instances"));
+      s.append("; fs.inotify.max_user_watches ").append(sysctl("fs/inotify/max_user_watches"));
+      s.append("; ephemeral ports ").append(sysctl("net/ipv4/ip_local_port_range").replaceAll("\\s+", "-"));
+    } catch (IOException | RuntimeException e) {
+      s.append("(not all limits readable)");
+    }
+    return s.toString();
+  }
+
+  /**
+   * Inotify instances held right now by all processes of this user (the budget {@code fs.inotify.max_user_instances}
+   * counts per user, machine-wide), and by how many processes.
+   */
+  static String inotifyInUse() {
+    int[] n = inotifyInstances();
+    return n[0] < 0 ? "unknown" : n[0] + " inotify instances held by " + n[1] + " processes of uid " + n[2];
+  }
+
+  /** {@code fs.inotify.max_user_instances}, or -1 when it cannot be read. */
+  static int inotifyLimit() {
+    try {
+      return Integer.parseInt(sysctl("fs/inotify/max_user_instances"));
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** {instances, processes, uid} of this user's inotify instances ({-1, 0, 0} when unknown). */
+  static int[] inotifyInstances() {
+    long uid;
+    try {
+      uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
+    } catch (IOException | RuntimeException e) {
+      return new int[] {-1, 0, 0};
+    }
+    int instances = 0;
+    int processes = 0;
+    try (java.nio.file.DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+      for (Path p : procs) {
+        try {
+          if (((Number) Files.getAttribute(p, "unix:uid")).longValue() != uid) {
+            continue;
+          }
+          int mine = 0;
+          try (java.nio.file.DirectoryStream<Path> fds = Files.newDirectoryStream(p.resolve("fd"))) {
+            for (Path fd : fds) {
+              try {
+                if (Files.readSymbolicLink(fd).toString().equals("anon_inode:inotify")) {
+                  mine++;
+                }
+              } catch (IOException gone) {
+                // closed meanwhile
+              }
+            }
+          }
+          instances += mine;
+          processes += mine > 0 ? 1 : 0;
+        } catch (IOException | RuntimeException gone) {
+          // the process ended or is not readable
+        }
+      }
+    } catch (IOException e) {
+      return new int[] {-1, 0, 0};
+    }
+    return new int[] {instances, processes, (int) uid};
+  }
+
+  /** A file under /proc/sys, read line-wise (Files.readString may stop after the first byte of a sysctl file). */
+  private static String sysctl(String name) throws IOException {
+    return String.join(" ", Files.readAllLines(Path.of("/proc/sys", name))).trim();
+  }
+
+  static String memory() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+        if (line.startsWith("MemTotal:")) {
+          return String.format("%.1f GB memory", Long.parseLong(line.replaceAll("\\D", "")) / (1024.0 * 1024));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return "memory unknown";
+  }
+
+  static String cpuModel() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return " (" + line.substring(line.indexOf(':') + 1).trim() + ")";
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return "";
+  }
+}
