@@ -215,6 +215,10 @@ public final class LocalCluster implements AutoCloseable {
     List<String> jvm = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseZGC", "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
     jvm.addAll(n.jvmFlags);
+    String jeLog = System.getProperty("basalt.je.log.level");
+    if (jeLog != null) {
+      jvm.add("-Dbasalt.je.log.level=" + jeLog); // JE's elections and syncups in the region servers' logs
+    }
     n.process = Processes.startJava(jvm, classpath, n.mainClass, n.args, log(n.name));
     awaitPort(n.port, n.name, log(n.name));
   }

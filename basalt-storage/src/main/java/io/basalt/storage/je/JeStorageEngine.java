@@ -79,7 +79,8 @@ public final class JeStorageEngine implements StorageEngine {
     ec.setConfigParam(EnvironmentConfig.FREE_DISK, Long.toString(config.freeDiskBytes()));
     ec.setConfigParam(EnvironmentConfig.STATS_COLLECT, "false");
     ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
-    ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, "OFF");
+    // JE's own log (elections, syncups, rollbacks) to stderr when diagnosing: -Dbasalt.je.log.level=INFO
+    ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, System.getProperty("basalt.je.log.level", "OFF"));
     // JE watches each environment's directory for log files deleted behind its back: one inotify instance
     // and a polling thread per region, and Linux allows 128 instances per user by default, far fewer than
     // the regions (and replica group members) a server hosts. A lost directory is caught when a region opens.
