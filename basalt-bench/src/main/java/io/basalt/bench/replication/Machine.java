@@ -93,15 +93,6 @@ final class Machine {
     return n[0] < 0 ? "unknown" : n[0] + " inotify instances held by " + n[1] + " processes of uid " + n[2];
   }
 
-  /** {@code fs.inotify.max_user_instances}, or -1 when it cannot be read. */
-  static int inotifyLimit() {
-    try {
-      return Integer.parseInt(sysctl("fs/inotify/max_user_instances"));
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
   /** {instances, processes, uid} of this user's inotify instances ({-1, 0, 0} when unknown). */
   static int[] inotifyInstances() {
     long uid;

@@ -159,11 +159,6 @@ public final class ReplicationResources implements Callable<Integer> {
           int regions = s.regionsFor(members);
           out.printf("step %d members per server: %d regions at %d copies on %d servers%n", members, regions,
               s.replicationFactor(), s.regionServers());
-          String budget = inotifyBudget(cluster, members);
-          if (budget != null) {
-            out.println("  WARNING: " + budget);
-            report.note("step " + members + ": " + budget);
-          }
           MemberLoad.Growth growth = load.growTo(regions);
           out.printf("  %d regions added: create %.1f s, write %.1f s%n", growth.regionsAdded(), growth.createSeconds(),
               growth.writeSeconds());
@@ -221,32 +216,6 @@ public final class ReplicationResources implements Callable<Integer> {
     out.println(md);
     out.println("# results in " + resultsDir.toAbsolutePath());
     return failed ? 1 : 0;
-  }
-
-  /**
-   * A warning when the step needs more inotify instances than this user has left: JE watches each environment's
-   * directory for deleted log files ({@code je.log.detectFileDelete}, on by default) with a WatchService of its
-   * own, one inotify instance per member, and Linux counts them per user across the machine.
-   */
-  private static String inotifyBudget(ResourceCluster cluster, int members) throws IOException {
-    int limit = Machine.inotifyLimit();
-    int[] held = Machine.inotifyInstances();
-    if (limit < 0 || held[0] < 0) {
-      return null;
-    }
-    int ours = 0;
-    for (ResourceCluster.Child c : cluster.regionServers()) {
-      ours += c.process().isAlive() ? ProcSnapshot.of(c.pid()).inotifyInstances() : 0;
-    }
-    int needed = members * cluster.regionServers().size();
-    int available = limit - (held[0] - ours);
-    if (needed <= available) {
-      return null;
-    }
-    return String.format("%d members on each of %d servers need about %d inotify instances (one per member), but "
-        + "fs.inotify.max_user_instances is %d and other processes of this user hold %d: expect opening members to "
-        + "fail near %d per server", members, cluster.regionServers().size(), needed, limit, held[0] - ours,
-        available / cluster.regionServers().size());
   }
 
   private static String check(Settings s) {
