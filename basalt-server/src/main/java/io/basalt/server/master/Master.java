@@ -11,7 +11,6 @@ import io.basalt.server.master.protocol.Protocol;
 import io.basalt.server.master.protocol.SplitProtocol;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +27,6 @@ import org.apache.hadoop.hbase.TableNotDisabledException;
 import org.apache.hadoop.hbase.TableNotEnabledException;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableState;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -92,32 +90,9 @@ public final class Master {
     return namespaces;
   }
 
-  /** Copies the table's regions keep (1: unreplicated). */
-  public int replicationFactor(TableDescriptor table) {
-    return replicated.factor(table);
-  }
-
-  /**
-   * Open regions with fewer copies on live servers than their table asks for (replicated regions whose
-   * member servers are down, or that were placed while too few servers were up).
-   */
-  public int degradedRegions() {
-    int n = 0;
-    for (TableDescriptor t : catalog.tables()) {
-      int wanted = replicated.factor(t);
-      for (RegionRecord r : catalog.regions(t.getTableName())) {
-        if (RegionRecord.OPEN.equals(r.state()) && r.replicated()
-            && r.members().stream().filter(m -> servers.liveAt(m.server()).isPresent()).count() < wanted) {
-          n++;
-        }
-      }
-    }
-    return n;
-  }
-
-  /** The member a replicated region's group elected, as reported (its founding member before any report). */
-  public ServerName primaryOf(RegionRecord r) {
-    return replicated.primaryOf(r);
+  /** The replicated regions' side of the catalog: copies per table, primaries, degraded regions. */
+  public ReplicatedRegions replicas() {
+    return replicated;
   }
 
   public ServerManager servers() {
@@ -469,7 +444,7 @@ public final class Master {
     if (desc.getColumnFamilyCount() == 0) {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
-    List<RegionInfo> regions = regionsFor(name, splitKeys);
+    List<RegionInfo> regions = RegionLayout.of(name, splitKeys, nextRegionId());
     if (servers.live().isEmpty()) {
       throw new PleaseHoldException("no region server is online yet");
     }
@@ -478,28 +453,6 @@ public final class Master {
     openRegions(desc, regions);
     catalog.setState(name, TableState.State.ENABLED);
     LOG.info("created table {} with {} regions", name, regions.size());
-  }
-
-  private List<RegionInfo> regionsFor(TableName name, byte[][] splitKeys) throws DoNotRetryIOException {
-    byte[][] keys = splitKeys == null ? new byte[0][] : splitKeys.clone();
-    Arrays.sort(keys, Bytes.BYTES_COMPARATOR);
-    for (int i = 0; i < keys.length; i++) {
-      if (keys[i].length == 0) {
-        throw new DoNotRetryIOException("Empty split key must not be passed in the split keys.");
-      }
-      if (i > 0 && Bytes.equals(keys[i - 1], keys[i])) {
-        throw new DoNotRetryIOException("All split keys must be unique, found duplicate: " + Bytes.toStringBinary(keys[i]));
-      }
-    }
-    long id = nextRegionId();
-    List<RegionInfo> out = new ArrayList<>();
-    byte[] start = new byte[0];
-    for (int i = 0; i <= keys.length; i++) {
-      byte[] end = i < keys.length ? keys[i] : new byte[0];
-      out.add(RegionInfoBuilder.newBuilder(name).setStartKey(start).setEndKey(end).setRegionId(id).build());
-      start = end;
-    }
-    return out;
   }
 
   /** Opens new regions spread over the live servers, or enabled ones where their data is. */
@@ -616,7 +569,7 @@ public final class Master {
         splits.add(r.info().getStartKey());
       }
     }
-    List<RegionInfo> regions = regionsFor(name, preserveSplits ? splits.toArray(new byte[0][]) : null);
+    List<RegionInfo> regions = RegionLayout.of(name, preserveSplits ? splits.toArray(new byte[0][]) : null, nextRegionId());
     openRegions(desc, regions);
     catalog.setState(name, TableState.State.ENABLED);
   }

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * members (a replication port each, recorded in the catalog before any member starts), and opening,
  * closing and dropping members on their servers. Which member is primary is the group's own election.
  */
-final class ReplicatedRegions {
+public final class ReplicatedRegions {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedRegions.class);
 
   private final Catalog catalog;
@@ -42,8 +42,8 @@ final class ReplicatedRegions {
     this.defaultFactor = defaultFactor;
   }
 
-  /** Copies the table's regions get: its REGION_REPLICATION (see {@link #withFactor}). */
-  int factor(TableDescriptor table) {
+  /** Copies the table's regions get: its REGION_REPLICATION (see {@link #withFactor}); 1 unreplicated. */
+  public int factor(TableDescriptor table) {
     return primaries == null ? 1 : table.getRegionReplication();
   }
 
@@ -237,8 +237,26 @@ final class ReplicatedRegions {
     }
   }
 
+  /**
+   * Open regions with fewer copies on live servers than their table asks for (replicated regions whose
+   * member servers are down, or that were placed while too few servers were up).
+   */
+  public int degradedRegions() {
+    int n = 0;
+    for (TableDescriptor t : catalog.tables()) {
+      int wanted = factor(t);
+      for (RegionRecord r : catalog.regions(t.getTableName())) {
+        if (RegionRecord.OPEN.equals(r.state()) && r.replicated()
+            && r.members().stream().filter(m -> servers.liveAt(m.server()).isPresent()).count() < wanted) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
   /** The member its group elected, as reported, or the founding member before any report. */
-  ServerName primaryOf(RegionRecord r) {
+  public ServerName primaryOf(RegionRecord r) {
     Optional<ServerName> reported = primaries.primary(r.info().getEncodedName());
     return reported.filter(p -> r.memberOn(p).isPresent()).orElse(r.server());
   }

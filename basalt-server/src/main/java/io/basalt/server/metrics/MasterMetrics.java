@@ -45,7 +45,7 @@ public final class MasterMetrics {
         .description("Live region servers (HBase: numRegionServers)").register(r);
     Gauge.builder("basalt.master.tables", master, s -> s.get() == null ? 0 : s.get().catalog().tables().size())
         .description("Tables in the catalog").register(r);
-    Gauge.builder("basalt.master.regions.degraded", master, s -> s.get() == null ? 0 : s.get().degradedRegions())
+    Gauge.builder("basalt.master.regions.degraded", master, s -> s.get() == null ? 0 : s.get().replicas().degradedRegions())
         .description("Open regions with fewer copies on live servers than their table's REGION_REPLICATION")
         .register(r);
     FunctionCounter.builder("basalt.master.splits", master, s -> s.get() == null ? 0 : s.get().history().splitCount())

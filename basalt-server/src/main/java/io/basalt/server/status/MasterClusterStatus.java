@@ -126,7 +126,7 @@ public final class MasterClusterStatus implements ClusterStatus {
       return Optional.empty();
     }
     Map<String, RegionLoad> load = loads.regionLoads();
-    int wanted = m.replicationFactor(m.catalog().table(name).get());
+    int wanted = m.replicas().factor(m.catalog().table(name).get());
     List<Region> out = new ArrayList<>();
     for (RegionRecord r : m.catalog().regions(name)) {
       RegionInfo i = r.info();
@@ -137,7 +137,7 @@ public final class MasterClusterStatus implements ClusterStatus {
         }
       }
       RegionLoad l = load.get(i.getEncodedName());
-      ServerName primary = r.replicated() ? m.primaryOf(r) : r.server();
+      ServerName primary = r.replicated() ? m.replicas().primaryOf(r) : r.server();
       out.add(new Region(i.getEncodedName(), i.getRegionNameAsString(), Bytes.toStringBinary(i.getStartKey()),
           Bytes.toStringBinary(i.getEndKey()), primary == null ? "" : primary.getServerName(), r.state(),
           daughters, copies(m, r, primary), wanted, l == null ? -1 : l.logBytes(), l == null ? -1 : l.cells(),
