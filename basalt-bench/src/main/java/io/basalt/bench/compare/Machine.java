@@ -1,9 +1,7 @@
 package io.basalt.bench.compare;
 
-import java.io.IOException;
+import io.basalt.bench.report.CpuModel;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /** One line on the machine a comparison ran on: cores, CPU model, memory, OS, JVM, load. */
@@ -14,21 +12,8 @@ final class Machine {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     return String.format(Locale.ROOT, "%d cores%s, %.1f GB memory, %s %s, Java %s, load average %.1f at the start",
-        Runtime.getRuntime().availableProcessors(), cpuModel(), os.getTotalMemorySize() / (double) (1L << 30),
+        Runtime.getRuntime().availableProcessors(), CpuModel.suffix(), os.getTotalMemorySize() / (double) (1L << 30),
         System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("java.version"),
         os.getSystemLoadAverage());
-  }
-
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          return " (" + line.substring(line.indexOf(':') + 1).trim() + ")";
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "";
   }
 }

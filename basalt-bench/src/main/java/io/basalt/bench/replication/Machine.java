@@ -1,5 +1,6 @@
 package io.basalt.bench.replication;
 
+import io.basalt.bench.report.CpuModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -149,18 +150,5 @@ final class Machine {
       // not Linux
     }
     return "memory unknown";
-  }
-
-  static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          return " (" + line.substring(line.indexOf(':') + 1).trim() + ")";
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "";
   }
 }

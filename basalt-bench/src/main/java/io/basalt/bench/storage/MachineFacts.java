@@ -1,5 +1,6 @@
 package io.basalt.bench.storage;
 
+import io.basalt.bench.report.CpuModel;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -17,7 +18,7 @@ final class MachineFacts {
   static List<String> describe(Path dataDir) {
     List<String> facts = new ArrayList<>();
     Runtime rt = Runtime.getRuntime();
-    facts.add("cores: " + rt.availableProcessors() + cpuModel());
+    facts.add("cores: " + rt.availableProcessors() + CpuModel.suffix());
     facts.add(String.format("memory: %.1f GB physical", ProcessStats.totalMemoryBytes() / (double) (1L << 30)));
     facts.add("os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
     facts.add("java: " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + " "
@@ -35,18 +36,5 @@ final class MachineFacts {
       facts.add("data dir: " + dataDir + " (file system unknown: " + e.getMessage() + ")");
     }
     return facts;
-  }
-
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          return " (" + line.substring(line.indexOf(':') + 1).trim() + ")";
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "";
   }
 }
