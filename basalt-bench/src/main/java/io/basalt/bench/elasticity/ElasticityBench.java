@@ -1,5 +1,6 @@
 package io.basalt.bench.elasticity;
 
+import io.basalt.bench.report.HostFacts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -157,7 +158,7 @@ public final class ElasticityBench implements Callable<Integer> {
           report.growth(GrowthMeasurement.run(cluster, conn, admin, s, out));
         }
       }
-      report.note("Load average at the end: " + loadAverage());
+      report.note("Load average at the end: " + HostFacts.loadAverage());
     } finally {
       if (keepData) {
         out.println("# data and region server logs kept in " + data);
@@ -175,49 +176,14 @@ public final class ElasticityBench implements Callable<Integer> {
   private static List<String> facts(Settings s, Set<Measurement> run, Path data) throws IOException {
     List<String> facts = new ArrayList<>();
     facts.add("date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-    facts.add("machine: " + Runtime.getRuntime().availableProcessors() + " cores" + cpuModel() + ", "
-        + memory() + "; load average at the start: " + loadAverage());
+    facts.add("machine: " + Runtime.getRuntime().availableProcessors() + " cores" + HostFacts.cpuModelSuffix() + ", "
+        + HostFacts.memory() + "; load average at the start: " + HostFacts.loadAverage());
     facts.add("java: " + System.getProperty("java.version") + "; region servers: -Xmx" + s.serverHeapMb()
         + "m, ZGC, JE cache " + s.serverCacheMb() + " MB; master and ZooKeeper in the benchmark's JVM");
     FileStore store = Files.getFileStore(data);
     facts.add(String.format("data: %s (%s, %,d MB free)", data, store.type(), store.getUsableSpace() >> 20));
     facts.add("measurements: " + run + "; settings: " + s);
     return facts;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
-  }
-
-  private static String memory() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-        if (line.startsWith("MemTotal:")) {
-          return String.format("%.1f GB memory", Long.parseLong(line.replaceAll("\\D", "")) / (1024.0 * 1024));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "memory unknown";
-  }
-
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          return " (" + line.substring(line.indexOf(':') + 1).trim() + ")";
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "";
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

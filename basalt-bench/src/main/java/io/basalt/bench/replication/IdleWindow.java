@@ -1,5 +1,6 @@
 package io.basalt.bench.replication;
 
+import io.basalt.bench.report.HostFacts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ final class IdleWindow {
     for (ResourceCluster.Child c : regionServers) {
       ends.add(c.process().isAlive() ? ProcSnapshot.of(c.pid()) : null);
     }
-    String load = Machine.loadAverage();
+    String load = HostFacts.loadAverage();
     List<Server> servers = new ArrayList<>();
     for (int i = 0; i < regionServers.size(); i++) {
       ResourceCluster.Child c = regionServers.get(i);

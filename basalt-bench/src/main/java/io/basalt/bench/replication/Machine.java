@@ -1,6 +1,5 @@
 package io.basalt.bench.replication;
 
-import io.basalt.bench.report.CpuModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,15 +28,6 @@ final class Machine {
       Thread.currentThread().interrupt();
     }
     return 100;
-  }
-
-  static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException | RuntimeException e) {
-      return "unknown";
-    }
   }
 
   /** Busy and total jiffies of all cores so far (the first line of /proc/stat); busy excludes idle and iowait. */
@@ -137,18 +127,5 @@ final class Machine {
   /** A file under /proc/sys, read line-wise (Files.readString may stop after the first byte of a sysctl file). */
   private static String sysctl(String name) throws IOException {
     return String.join(" ", Files.readAllLines(Path.of("/proc/sys", name))).trim();
-  }
-
-  static String memory() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-        if (line.startsWith("MemTotal:")) {
-          return String.format("%.1f GB memory", Long.parseLong(line.replaceAll("\\D", "")) / (1024.0 * 1024));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return "memory unknown";
   }
 }

@@ -1,6 +1,6 @@
 package io.basalt.bench.replication;
 
-import io.basalt.bench.report.CpuModel;
+import io.basalt.bench.report.HostFacts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -256,8 +256,8 @@ public final class ReplicationResources implements Callable<Integer> {
   private static List<String> facts(Settings s, Path data) throws IOException {
     List<String> facts = new ArrayList<>();
     facts.add("date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-    facts.add("machine: " + Runtime.getRuntime().availableProcessors() + " cores" + CpuModel.suffix() + ", "
-        + Machine.memory() + "; load average at the start: " + Machine.loadAverage());
+    facts.add("machine: " + Runtime.getRuntime().availableProcessors() + " cores" + HostFacts.cpuModelSuffix() + ", "
+        + HostFacts.memory() + "; load average at the start: " + HostFacts.loadAverage());
     facts.add("limits: " + Machine.limits());
     facts.add("at the start: " + Machine.inotifyInUse());
     facts.add("java: " + System.getProperty("java.version") + "; region servers: -Xmx" + s.serverHeapMb()

@@ -1,6 +1,6 @@
 package io.basalt.bench.storage;
 
-import io.basalt.bench.report.CpuModel;
+import io.basalt.bench.report.HostFacts;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -18,7 +18,7 @@ final class MachineFacts {
   static List<String> describe(Path dataDir) {
     List<String> facts = new ArrayList<>();
     Runtime rt = Runtime.getRuntime();
-    facts.add("cores: " + rt.availableProcessors() + CpuModel.suffix());
+    facts.add("cores: " + rt.availableProcessors() + HostFacts.cpuModelSuffix());
     facts.add(String.format("memory: %.1f GB physical", ProcessStats.totalMemoryBytes() / (double) (1L << 30)));
     facts.add("os: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
     facts.add("java: " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + " "
