@@ -47,9 +47,10 @@ final class BenchCluster implements AutoCloseable {
     zookeeper = new EmbeddedZooKeeper(new InetSocketAddress("127.0.0.1", freePort()), dir.resolve("zookeeper"));
     MasterNode m = null;
     try {
-      // The balancer's schedule is an hour: it runs only when asked and when a server joins.
+      // The balancer's schedule is an hour: it runs only when asked and when a server joins. One copy per
+      // region: this bench measures the split and move of a single copy.
       m = new MasterNode(MasterConfig.defaults(zookeeper.connectString()).withAddress("127.0.0.1", freePort())
-          .withBalancer(3_600_000, settings.balancePauseMillis()), () -> System.err.println("master lost its leadership"));
+          .withBalancer(3_600_000, settings.balancePauseMillis()).withReplicationFactor(1), () -> System.err.println("master lost its leadership"));
       if (!m.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active in 60 s");
       }

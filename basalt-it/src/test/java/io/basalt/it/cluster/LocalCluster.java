@@ -82,10 +82,13 @@ public final class LocalCluster implements AutoCloseable {
     this(dir, masters, regionServers, List.of());
   }
 
-  /** {@code regionServerArgs} go to every region server (e.g. small split thresholds). */
+  /**
+   * {@code regionServerArgs} go to every region server (e.g. small split thresholds). One copy per region
+   * (the cluster default is 3): these clusters test the protocols of a single copy.
+   */
   public LocalCluster(Path dir, int masters, int regionServers, List<String> regionServerArgs)
       throws IOException, InterruptedException {
-    this(dir, masters, regionServers, regionServerArgs, List.of());
+    this(dir, masters, regionServers, regionServerArgs, List.of("--replication-factor", "1"));
   }
 
   /** A cluster whose regions have {@code factor} copies (a replica group each) unless a table says otherwise. */
