@@ -133,6 +133,7 @@ public final class Master {
       return;
     }
     Map<String, ServerName> stored = null;
+    List<ReplicatedRegions.Opening> groups = new ArrayList<>();
     for (TableDescriptor t : catalog.tables()) {
       if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) != TableState.State.ENABLED) {
         continue;
@@ -143,7 +144,7 @@ public final class Master {
         }
         try {
           if (r.replicated()) {
-            replicated.open(t, r, false);
+            groups.add(new ReplicatedRegions.Opening(t, r));
             continue;
           }
           Optional<ServerName> where = servers.isLive(r.server()) ? Optional.of(r.server()) : servers.liveAt(r.server());
@@ -165,6 +166,9 @@ public final class Master {
           LOG.warn("cannot open {} yet: {}", r.info().getRegionNameAsString(), e.toString());
         }
       }
+    }
+    if (!replicated.openAll(groups)) {
+      reconcilePending = true;
     }
   }
 

@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HBaseIOException;
 import org.apache.hadoop.hbase.ServerName;
@@ -28,6 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicatedRegions {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicatedRegions.class);
+
+  /**
+   * Member opens run at once during reconciliation: enough to refill a returning server's groups together,
+   * few enough that the refills (each a log stream or network restore from a live member) do not swamp its disk.
+   */
+  private static final int PARALLEL_OPENS = 8;
 
   private final Catalog catalog;
   private final ServerManager servers;
@@ -124,6 +134,52 @@ public final class ReplicatedRegions {
     }
     if (failed != null) {
       throw failed;
+    }
+  }
+
+  /** A replicated region to open on the live servers of its members. */
+  record Opening(TableDescriptor table, RegionRecord region) {}
+
+  /**
+   * Opens many regions' members at once, as reconciliation does when a server returns: a member that came
+   * back without its data is refilled from its group before its open returns (seconds per region), so one
+   * after another a wiped server would leave most of its groups a member short for minutes. Returns whether
+   * every member on a live server opened (the others are logged and retried by the next reconciliation).
+   */
+  boolean openAll(List<Opening> regions) {
+    if (regions.isEmpty()) {
+      return true;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(PARALLEL_OPENS, regions.size()), r -> {
+      Thread t = new Thread(r, "basalt-member-opener");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Boolean>> opened = new ArrayList<>();
+      for (Opening o : regions) {
+        opened.add(pool.submit(() -> {
+          try {
+            open(o.table(), o.region(), false);
+            return true;
+          } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot open {} yet: {}", o.region().info().getRegionNameAsString(), e.toString());
+            return false;
+          }
+        }));
+      }
+      boolean all = true;
+      for (Future<Boolean> f : opened) {
+        all &= f.get();
+      }
+      return all;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a member open failed unexpectedly", e.getCause());
+    } finally {
+      pool.shutdownNow();
     }
   }
 
