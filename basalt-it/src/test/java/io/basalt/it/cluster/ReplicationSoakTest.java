@@ -26,9 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Long run, not in the default suite ({@code -Dbasalt.it.soak=true}, {@code -Dbasalt.it.soak.cycles=N}, default
  * 10): 4 region servers at replication factor 3 under 4 writers, and one region server at a time killed with
  * SIGKILL (the server of a random region's primary), each time either kept down for 20 s or restarted at once with
- * its data directory deleted, the balancer handing primaries back as it does by default. Prints the longest wait of
- * any writer per cycle and their distribution, and checks that no acknowledged write was lost and no writer waited
- * 5 s or more.
+ * its data directory deleted, the balancer handing primaries back as it does by default. Meanwhile a churn thread
+ * splits, moves (a copy to a server without one, or the primary role) and balances every few seconds, as an
+ * elastic cluster does on its own; a refusal while a member is down is counted, not a failure. Prints the
+ * longest wait of any writer per cycle and their distribution, and checks that no acknowledged write was lost
+ * and no writer waited 5 s or more.
  */
 @EnabledIfSystemProperty(named = "basalt.it.soak", matches = "true")
 class ReplicationSoakTest {
@@ -55,7 +57,8 @@ class ReplicationSoakTest {
       admin.createTable(TableDescriptorBuilder.newBuilder(name)
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F)).build(),
           new byte[][] {Bytes.toBytes("k4"), Bytes.toBytes("k8"), Bytes.toBytes("kc")});
-      try (Workload load = new Workload(conn, name, 4, 20).start()) {
+      try (Workload load = new Workload(conn, name, 4, 20).start();
+           Churn churn = new Churn(conn, name, new Random(cycles * 31L)).start()) {
         load.awaitWrites(1_000, 60_000);
         for (int cycle = 0; cycle < cycles; cycle++) {
           List<HRegionLocation> primaries;
@@ -86,7 +89,10 @@ class ReplicationSoakTest {
           // Let the returning server's members catch up before the next server dies (one failure at a time).
           Thread.sleep(15_000);
         }
+        churn.close();
         load.close();
+        System.out.println("replication soak: churn " + churn.summary());
+        assertThat(churn.done()).as("the churn split, moved or balanced something").isPositive();
         assertThat(load.verify()).as("acknowledged writes lost (of " + load.acknowledgedWrites() + ")").isEmpty();
         assertThat(load.wrongReads()).isZero();
       }
