@@ -211,7 +211,7 @@ public final class Master {
     throwUnless(outcome, Outcome.Kind.SPLIT);
   }
 
-  /** Split and move of a replicated region are not built yet: said plainly rather than done wrong. */
+  /** Split of a replicated region is not built yet: said plainly rather than done wrong. */
   private static void refuseReplicated(RegionRecord r, String what) throws DoNotRetryIOException {
     if (r.replicated()) {
       throw new DoNotRetryIOException("cannot " + what + " " + r.info().getRegionNameAsString() + ": it has "

@@ -368,6 +368,13 @@ final class ProtocolDriver {
         unavailableTo = end;
       } else if (a instanceof Action.ForgetRegion) {
         phases.put("cleanUp", millis);
+      } else if (a instanceof Action.JoinMember) {
+        phases.merge("join", millis, Long::sum);
+      } else if (a instanceof Action.TransferPrimary) {
+        phases.merge("handOver", millis, Long::sum);
+      } else if (a instanceof Action.CloseMember || a instanceof Action.DeleteMember
+          || a instanceof Action.DropMemberFiles) {
+        phases.merge("dropMember", millis, Long::sum);
       }
     }
 

@@ -107,6 +107,23 @@ public record MemberTxn(String id, Phase phase, RegionInfo region, List<Member> 
     return out;
   }
 
+  /**
+   * The members that only this change opens and closes while it is in flight, which assignment leaves
+   * alone: the new one until it joined (from then on the group needs it to elect and to record changes,
+   * as any member), and the old one once its removal is decided (before that it is an ordinary member,
+   * reopened after a restart of its server like the others).
+   */
+  public List<Member> ownMembers() {
+    List<Member> out = new ArrayList<>();
+    if (added != null && phase != Phase.JOINED) {
+      out.add(added);
+    }
+    if (removed != null && (phase == Phase.JOINED || phase == Phase.REMOVING_OLD || phase == Phase.ADDING)) {
+      out.add(removed);
+    }
+    return out;
+  }
+
   @Override
   public byte[] toBytes() {
     TxnCodec.Writer w = new TxnCodec.Writer(KIND, VERSION).raw(phase.code).string(id).region(region)

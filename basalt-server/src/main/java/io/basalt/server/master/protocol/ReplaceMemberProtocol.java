@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  *   PublishMembers(members + new)                  the new member's port in the catalog before it starts
  *   JoinMember(new)                                joined, and holds all the primary had committed
  *   PersistTxn(JOINED)                             POINT OF NO RETURN; failures before it roll back
+ *   JoinMember(new)                                again: it runs (its server may have restarted since)
  *   TransferPrimary(to new, if the old one is primary, or always for a move)
  *   CloseMember(old)
  *   DeleteMember(old)                              through a remaining member, from JE's group
@@ -35,7 +36,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  *   CloseMember(old), DeleteMember(old), PublishMembers(members - old), DropMemberFiles(old)
  *   and, to add one:
  *   PersistTxn(ADDING), PublishMembers(members - old + new), JoinMember(new), PersistTxn(JOINED),
- *   [TransferPrimary(to new) for a move], DeleteTxn          REPLACED
+ *   JoinMember(new), [TransferPrimary(to new) for a move], DeleteTxn          REPLACED
  *   a failure before JOINED rolls the addition back as above; the old member stays deleted.
  * </pre>
  * With no old member (a degraded region gaining a copy) only the addition runs, from STARTED.
@@ -46,6 +47,10 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  * majority of the larger group, so it too survives one member leaving. The new member is counted as a
  * copy only from the JOINED record; before it, the old members alone hold a majority of every write, so
  * undoing the addition (and dropping the new member's files) loses nothing.
+ *
+ * <p>While the change is in flight, assignment reopens the listed members whose servers restart, except
+ * the ones the change opens and closes itself ({@link MemberTxn#ownMembers()}): a group needs its members
+ * running to elect a primary and to record a member's arrival or deletion.
  *
  * <p>Recovery from the last persisted record ({@link #recover}): STARTED and ADDING roll the addition
  * back; REMOVING_OLD finishes removing the old member, then adds the new one; JOINED finishes; ROLLING_BACK
@@ -58,7 +63,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 public final class ReplaceMemberProtocol extends StepMachine<ReplaceMemberProtocol.Stage> implements Protocol {
   enum Stage {
     RECORD_STARTED, HAND_OVER, CLOSE_OLD, DELETE_OLD, UNPUBLISH_OLD, DROP_OLD, RECORD_ADDING, PUBLISH_NEW, JOIN,
-    RECORD_JOINED, MAKE_PRIMARY, RECORD_ROLLBACK, UNPUBLISH_NEW, DROP_NEW, DELETE_NEW, DELETE
+    RECORD_JOINED, ENSURE_JOINED, MAKE_PRIMARY, RECORD_ROLLBACK, UNPUBLISH_NEW, DROP_NEW, DELETE_NEW, DELETE
   }
 
   /** The record as last persisted, or about to be. */
@@ -103,8 +108,7 @@ public final class ReplaceMemberProtocol extends StepMachine<ReplaceMemberProtoc
     Stage first = switch (txn.phase()) {
       case STARTED, ADDING -> Stage.RECORD_ROLLBACK;
       case REMOVING_OLD -> Stage.HAND_OVER;
-      case JOINED -> txn.makePrimary() || removesAfterJoin(txn) ? Stage.MAKE_PRIMARY
-          : removesAfterJoin(txn) ? Stage.CLOSE_OLD : Stage.DELETE;
+      case JOINED -> Stage.ENSURE_JOINED;
       case ROLLING_BACK -> Stage.UNPUBLISH_NEW;
     };
     ReplaceMemberProtocol p = new ReplaceMemberProtocol(txn, first);
@@ -169,6 +173,7 @@ public final class ReplaceMemberProtocol extends StepMachine<ReplaceMemberProtoc
       case PUBLISH_NEW -> new Action.PublishMembers(region, txn.withAdded());
       case JOIN -> new Action.JoinMember(added.server(), region, txn.withAdded());
       case RECORD_JOINED -> new Action.PersistTxn(txn.at(MemberTxn.Phase.JOINED));
+      case ENSURE_JOINED -> new Action.JoinMember(added.server(), region, txn.withAdded());
       case MAKE_PRIMARY -> new Action.TransferPrimary(region, added.server(),
           txn.makePrimary() ? null : removed.server());
       case RECORD_ROLLBACK -> new Action.PersistTxn(txn.rollingBack(ending.reason()));
@@ -202,8 +207,9 @@ public final class ReplaceMemberProtocol extends StepMachine<ReplaceMemberProtoc
       case RECORD_JOINED -> {
         txn = txn.at(MemberTxn.Phase.JOINED);
         ending = replacedOutcome();
-        goTo(txn.makePrimary() || removesAfterJoin() ? Stage.MAKE_PRIMARY : afterPrimary());
+        goTo(Stage.ENSURE_JOINED);
       }
+      case ENSURE_JOINED -> goTo(txn.makePrimary() || removesAfterJoin() ? Stage.MAKE_PRIMARY : afterPrimary());
       case MAKE_PRIMARY -> goTo(afterPrimary());
       case RECORD_ROLLBACK -> {
         txn = txn.rollingBack(ending.reason());
@@ -240,7 +246,9 @@ public final class ReplaceMemberProtocol extends StepMachine<ReplaceMemberProtoc
       // The addition before its point of no return (a failed JOINED record may have been written: the
       // rollback record overwrites it before anything is undone).
       case RECORD_ADDING, PUBLISH_NEW, JOIN, RECORD_JOINED -> rollBack(reason);
-      // Removing the old member once begun, anything after JOINED, and rolling back: the same action again.
+      // The new member's server may have restarted since: make sure it runs, then hand over again.
+      case MAKE_PRIMARY -> goTo(Stage.ENSURE_JOINED);
+      // Removing the old member once begun, anything else after JOINED, and rolling back: the same action again.
       default -> goTo(stage);
     }
   }
