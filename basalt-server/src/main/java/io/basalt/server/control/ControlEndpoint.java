@@ -1,9 +1,12 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.RegionInfo;
 
 /**
  * The server side of control calls: named methods taking and returning a {@link ControlCodec} payload.
@@ -54,6 +57,19 @@ public final class ControlEndpoint {
         })
         .register("transferPrimary", a -> {
           rs.transferPrimary(a.region(), a.server());
+          return none;
+        })
+        .register("joinMember", a -> {
+          rs.joinMember(a.region(), a.table(), a.members());
+          return none;
+        })
+        .register("deleteMember", a -> {
+          RegionInfo region = a.region();
+          List<Member> gone = a.members();
+          if (gone.size() != 1) {
+            throw new DoNotRetryIOException("deleteMember takes one member, not " + gone.size());
+          }
+          rs.deleteMember(region, gone.get(0));
           return none;
         })
         .register("closeRegion", a -> {

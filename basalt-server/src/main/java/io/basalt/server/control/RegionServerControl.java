@@ -47,6 +47,21 @@ public interface RegionServerControl {
    */
   void transferPrimary(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException;
 
+  /**
+   * Opens this server's member of a replicated region with {@code members} as its group, as {@link
+   * #openMember} does for an existing region (joining empty when its data is not here), and returns once
+   * the member holds everything the group's primary had committed when it joined (already open: only the
+   * wait). A member change counts the new member as a copy from then on.
+   */
+  void joinMember(RegionInfo region, TableDescriptor table, List<Member> members) throws IOException;
+
+  /**
+   * Through this server's member of a replicated region: has the group's primary delete {@code gone} from
+   * the group (it must not be running; its server may be down). Already deleted: nothing to do. The name
+   * stays usable: the same server may later join the group again.
+   */
+  void deleteMember(RegionInfo region, Member gone) throws IOException;
+
   /** Stops serving the region: new operations are refused, in-flight ones drain, the log is synced. */
   void closeRegion(RegionInfo region) throws IOException;
 

@@ -10,6 +10,8 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 
 /** A region server in another process (or this one, over loopback), driven through its control endpoint. */
 public final class RemoteRegionServer implements RegionServerControl {
+  /** A member that joins empty is filled with the whole region first (5 GB at 100 MB/s: under a minute). */
+  private static final int JOIN_TIMEOUT_MILLIS = 15 * 60_000;
   private final ControlClient client;
 
   public RemoteRegionServer(ControlClient client) {
@@ -46,6 +48,17 @@ public final class RemoteRegionServer implements RegionServerControl {
   @Override
   public void transferPrimary(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException {
     client.call("transferPrimary", new ControlCodec.Writer().region(region).server(target).toBytes());
+  }
+
+  @Override
+  public void joinMember(RegionInfo region, TableDescriptor table, List<Member> members) throws IOException {
+    client.call("joinMember", new ControlCodec.Writer().region(region).table(table).members(members).toBytes(),
+        JOIN_TIMEOUT_MILLIS);
+  }
+
+  @Override
+  public void deleteMember(RegionInfo region, Member gone) throws IOException {
+    client.call("deleteMember", new ControlCodec.Writer().region(region).members(List.of(gone)).toBytes());
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.basalt.server.master;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.master.protocol.MemberTxn;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.SplitTxn;
 import io.basalt.server.master.protocol.Txn;
@@ -15,8 +16,8 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 
 /**
- * The regions that splits and moves in flight hold (parents, daughters, moving regions: their transaction
- * records are still in ZooKeeper), and the refusals that protect them from other operations.
+ * The regions that splits, moves and member changes in flight hold (parents, daughters, moving regions,
+ * regions changing members: their transaction records are still in ZooKeeper), and the refusals that protect them from other operations.
  */
 final class InFlight {
   private final TransactionStore transactions;
@@ -34,7 +35,7 @@ final class InFlight {
       try {
         Txn txn = Txn.parse(record);
         List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
-            : List.of(((MoveTxn) txn).region());
+            : txn instanceof MemberTxn m ? List.of(m.region()) : List.of(((MoveTxn) txn).region());
         regions.forEach(r -> held.add(r.getEncodedName()));
       } catch (IOException unreadable) {
         // logged when the master recovers transactions
@@ -48,6 +49,14 @@ final class InFlight {
     if (held().contains(region.getEncodedName())) {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(region.getRegionNameAsString()
           + " is held by an unfinished split or move; try again when it is done");
+    }
+  }
+
+  /** Refuses, retriably, to start on a region that a transaction in flight holds. */
+  void checkNotHeldNow(RegionInfo region) throws IOException {
+    if (held().contains(region.getEncodedName())) {
+      throw new PleaseHoldException(region.getRegionNameAsString()
+          + " is held by an unfinished split, move or member change; try again when it is done");
     }
   }
 

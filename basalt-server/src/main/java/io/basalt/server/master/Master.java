@@ -51,6 +51,8 @@ public final class Master {
   private final OperationHistory history = new OperationHistory();
   private final ProtocolDriver protocols;
   private final ReplicatedRegions replicated;
+  private final MemberChangePlanner memberChanges;
+  private final TransactionRecovery recovery;
   private final InFlight inFlight;
   private final Namespaces namespaces;
   private volatile boolean balancerOn = true;
@@ -68,8 +70,10 @@ public final class Master {
     this.servers = servers;
     this.name = name;
     this.transactions = transactions;
-    this.protocols = new ProtocolDriver(catalog, servers, transactions, prefetches, history);
     this.replicated = new ReplicatedRegions(catalog, servers, primaries, replicationFactor);
+    this.protocols = new ProtocolDriver(catalog, servers, transactions, prefetches, history, replicated);
+    this.memberChanges = new MemberChangePlanner(catalog, servers, replicated);
+    this.recovery = new TransactionRecovery(transactions, protocols, this::table);
     this.inFlight = new InFlight(transactions, catalog);
     this.namespaces = new Namespaces(catalog, this);
   }
@@ -103,6 +107,11 @@ public final class Master {
   public synchronized void serverUp(ServerName server) {
     servers.up(server);
     LOG.info("region server {} is online", server);
+    try {
+      memberChanges.dropStrayCopies(server, inFlight.held());
+    } catch (IOException e) {
+      LOG.warn("stray copies on {} stay until it next returns: {}", server, e.getMessage());
+    }
     reconcile();
   }
 
@@ -120,8 +129,7 @@ public final class Master {
    * whose server is down stay as they are. Safe to repeat: opening an open region does nothing.
    */
   public synchronized void reconcile() {
-    reconcilePending = false;
-    recoverTransactions();
+    reconcilePending = !recovery.recoverAll();
     Set<String> held;
     try {
       // A region a transaction still holds is its protocol's to open (and another server's copy of it may be
@@ -150,7 +158,7 @@ public final class Master {
           Optional<ServerName> where = servers.isLive(r.server()) ? Optional.of(r.server()) : servers.liveAt(r.server());
           if (where.isEmpty()) {
             if (stored == null) {
-              stored = storedRegions();
+              stored = servers.storedRegions();
             }
             where = Optional.ofNullable(stored.get(r.info().getEncodedName()));
           }
@@ -169,36 +177,6 @@ public final class Master {
     }
     if (!replicated.openAll(groups)) {
       reconcilePending = true;
-    }
-  }
-
-  /** Finishes or undoes splits and moves that a previous master (or a crash, or a server away) left half done. */
-  private void recoverTransactions() {
-    Map<String, byte[]> pending;
-    try {
-      pending = transactions.all();
-    } catch (IOException e) {
-      reconcilePending = true;
-      LOG.warn("cannot read the transactions in flight: {}", e.toString());
-      return;
-    }
-    for (Map.Entry<String, byte[]> t : pending.entrySet()) {
-      Protocol p;
-      try {
-        p = Protocol.recover(t.getValue());
-      } catch (IOException e) {
-        LOG.error("transaction {} cannot be read ({}); left as it is", t.getKey(), e.getMessage());
-        continue;
-      }
-      try {
-        TableName table = p instanceof SplitProtocol s ? s.txn().orElseThrow().parent().getTable()
-            : ((MoveProtocol) p).txn().region().getTable();
-        LOG.info("{}: {}", t.getKey(), p.committed() ? "finishing it" : "undoing it");
-        protocols.drive(p, table(table));
-      } catch (IOException e) {
-        reconcilePending = true;
-        LOG.warn("cannot recover transaction {} yet: {}", t.getKey(), e.getMessage());
-      }
     }
   }
 
@@ -237,7 +215,7 @@ public final class Master {
     throwUnless(outcome, Outcome.Kind.SPLIT);
   }
 
-  /** Split and move of a replicated region are not built yet: said plainly rather than done wrong. */
+  /** Split of a replicated region is not built yet: said plainly rather than done wrong. */
   private static void refuseReplicated(RegionRecord r, String what) throws DoNotRetryIOException {
     if (r.replicated()) {
       throw new DoNotRetryIOException("cannot " + what + " " + r.info().getRegionNameAsString() + ": it has "
@@ -266,7 +244,13 @@ public final class Master {
     TableDescriptor table = table(r.info().getTable());
     if (r.replicated() && RegionRecord.OPEN.equals(r.state())) {
       inFlight.checkNotHeld(r.info());
-      replicated.movePrimary(r, target);
+      Optional<ServerName> live = target == null ? Optional.empty() : servers.liveAt(target);
+      if (live.isPresent() && r.memberOn(live.get()).isEmpty()) {
+        // HBase's move means "served from there": the primary's copy goes there, and is primary there.
+        changeMembers(r, replicated.primaryOf(r), live.get(), true);
+      } else {
+        replicated.movePrimary(r, target);
+      }
       return;
     }
     if (!RegionRecord.OPEN.equals(r.state()) || !servers.isLive(r.server())) {
@@ -293,6 +277,32 @@ public final class Master {
     Outcome outcome = drive(MoveProtocol.begin("move-" + r.info().getEncodedName(), r.info(), r.server(), target),
         table);
     throwUnless(outcome, Outcome.Kind.MOVED);
+  }
+
+  /**
+   * Changes a replicated region's copies: removes the one on {@code from} and adds one on {@code to}, the
+   * new one filled from the others while the region keeps serving. {@code from} null adds a copy; {@code to}
+   * null removes one without replacement (refused if fewer than a majority of the table's copies would be
+   * left). Returns when the catalog lists the new members. Retriable HBaseIOException when it cannot
+   * proceed now (a server down, the region held by another change, the group without a primary); the
+   * region is held by the change's transaction until it ends, or until recovery finishes or undoes it.
+   */
+  public synchronized void replaceMember(RegionInfo region, ServerName from, ServerName to) throws IOException {
+    changeMembers(regionByName(region.getRegionName()), from, to, false);
+  }
+
+  private void changeMembers(RegionRecord r, ServerName from, ServerName to, boolean makePrimary) throws IOException {
+    TableDescriptor table = table(r.info().getTable());
+    inFlight.checkNotHeldNow(r.info());
+    throwUnless(drive(memberChanges.plan(r, replicated.factor(table), from, to, makePrimary), table),
+        Outcome.Kind.REPLACED);
+    // A member whose server restarted while the region was held was skipped by assignment: open it now.
+    try {
+      replicated.open(table, catalog.region(r.info().getEncodedName()).orElseThrow(), false);
+    } catch (IOException e) {
+      reconcilePending = true;
+      LOG.warn("not every member of {} is open yet: {}", r.info().getRegionNameAsString(), e.getMessage());
+    }
   }
 
   /** The moves that would balance region counts now (retired parents and regions in transition excluded). */
@@ -373,21 +383,6 @@ public final class Master {
     if (reconcilePending) {
       reconcile();
     }
-  }
-
-  /** Which live server holds which region directory (asked of each server). */
-  private Map<String, ServerName> storedRegions() {
-    Map<String, ServerName> out = new HashMap<>();
-    for (ServerName s : servers.live()) {
-      try {
-        for (String encoded : servers.control(s).storedRegions()) {
-          out.put(encoded, s);
-        }
-      } catch (IOException e) {
-        LOG.warn("cannot list the regions stored on {}: {}", s, e.getMessage());
-      }
-    }
-    return out;
   }
 
   private Optional<ServerName> leastLoaded() {

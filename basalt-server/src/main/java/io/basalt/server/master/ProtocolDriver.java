@@ -10,10 +10,12 @@ import io.basalt.server.control.MoveSource;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.master.protocol.Action;
+import io.basalt.server.master.protocol.MemberTxn;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.Outcome;
 import io.basalt.server.master.protocol.Protocol;
+import io.basalt.server.master.protocol.ReplaceMemberProtocol;
 import io.basalt.server.master.protocol.Result;
 import io.basalt.server.master.protocol.SplitProtocol;
 import io.basalt.server.master.protocol.SplitTxn;
@@ -37,14 +39,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The thin driver of the split and move protocols ({@link io.basalt.server.master.protocol}): the protocol
+ * The thin driver of the split, move and member-change protocols ({@link io.basalt.server.master.protocol}): the protocol
  * decides, this does what each action says (ZooKeeper records, the catalog, region server calls), times
  * the phases and retries. A protocol that cannot go on (a server it needs is down, or an action keeps
  * failing) is abandoned as if the master had crashed: its record stays in ZooKeeper and {@link
  * Protocol#recover} finishes or undoes it at the next reconciliation.
  *
  * <p>Each completed action is a crash point for tests ({@link CrashPoints}): {@code
- * master.<split|move>.recorded.<phase>} after a record is written, {@code master.<split|move>.<Action>}
+ * master.<split|move|member>.recorded.<phase>} after a record is written, {@code
+ * master.<split|move|member>.<Action>}
  * after any other action.
  */
 final class ProtocolDriver {
@@ -69,9 +72,11 @@ final class ProtocolDriver {
   private final TransactionStore transactions;
   private final PrefetchReports prefetches;
   private final OperationHistory history;
+  private final ReplicatedRegions replicated;
 
   ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
-      OperationHistory history) {
+      OperationHistory history, ReplicatedRegions replicated) {
+    this.replicated = replicated;
     this.catalog = catalog;
     this.servers = servers;
     this.transactions = transactions;
@@ -165,10 +170,65 @@ final class ProtocolDriver {
       at(m.target()).abortMoveIn(m.region());
     } else if (a instanceof Action.AbortMoveAway m) {
       at(m.source()).abortMoveAway(m.region(), table);
-    } else {
+    } else if (!executeMemberAction(a, table)) {
       throw new IllegalStateException("no driver for " + a);
     }
     return Result.DONE;
+  }
+
+  /** The member-change actions ({@link ReplaceMemberProtocol}); false if {@code a} is none of them. */
+  private boolean executeMemberAction(Action a, TableDescriptor table) throws IOException {
+    if (a instanceof Action.PublishMembers p) {
+      RegionRecord r = record(p.region());
+      if (!r.members().equals(p.members())) {
+        catalog.putRegion(r.withMembers(p.members()));
+      }
+    } else if (a instanceof Action.JoinMember j) {
+      at(j.server()).joinMember(j.region(), table, j.members());
+    } else if (a instanceof Action.TransferPrimary t) {
+      replicated.transferPrimary(record(t.region()), t.to(), t.awayFrom());
+    } else if (a instanceof Action.CloseMember c) {
+      // A server that is down runs no member (see the action).
+      Optional<ServerName> live = servers.liveAt(c.server());
+      if (live.isPresent()) {
+        servers.control(live.get()).closeRegion(c.region());
+      }
+    } else if (a instanceof Action.DeleteMember d) {
+      deleteMember(d);
+    } else if (a instanceof Action.DropMemberFiles d) {
+      // A server that is down has its stray copies dropped when it returns (see the action).
+      Optional<ServerName> live = servers.liveAt(d.server());
+      if (live.isPresent()) {
+        servers.control(live.get()).dropRegion(d.region());
+      }
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  /** Asks each live server of {@code via} in turn until one had the group delete the member. */
+  private void deleteMember(Action.DeleteMember d) throws IOException {
+    IOException last = null;
+    for (ServerName via : d.via()) {
+      Optional<ServerName> live = servers.liveAt(via);
+      if (live.isEmpty()) {
+        continue;
+      }
+      try {
+        servers.control(live.get()).deleteMember(d.region(), d.gone());
+        return;
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    throw last != null ? last : new ServerNotRunningYetException("no server of " + d.via() + " is online to delete "
+        + d.gone().server() + " from the group of " + d.region().getRegionNameAsString());
+  }
+
+  private RegionRecord record(RegionInfo region) throws IOException {
+    return catalog.region(region.getEncodedName()).orElseThrow(() -> new org.apache.hadoop.hbase.UnknownRegionException(
+        region.getRegionNameAsString()));
   }
 
   /** The target pulls in the background and reports the end in ZooKeeper, which the driver watches. */
@@ -232,13 +292,20 @@ final class ProtocolDriver {
 
   /** The server an action needs, if it is down now (waiting for it beats retrying). */
   private ServerName serverDown(Action a) {
+    if (a instanceof Action.CloseMember || a instanceof Action.DropMemberFiles) {
+      return null; // done while their server is down
+    }
+    if (a instanceof Action.DeleteMember d) {
+      return d.via().stream().allMatch(v -> servers.liveAt(v).isEmpty()) ? d.via().get(0) : null;
+    }
     ServerName s = a.site().regionServer();
     return s != null && servers.liveAt(s).isEmpty() ? s : null;
   }
 
   private static String crashPoint(String kind, Action a) {
     if (a instanceof Action.PersistTxn r) {
-      String phase = r.txn() instanceof SplitTxn s ? s.phase().name() : ((MoveTxn) r.txn()).phase().name();
+      String phase = r.txn() instanceof SplitTxn s ? s.phase().name()
+          : r.txn() instanceof MemberTxn m ? m.phase().name() : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
     return "master." + kind + "." + a.getClass().getSimpleName();
@@ -269,9 +336,11 @@ final class ProtocolDriver {
 
     Run(Protocol p) {
       this.protocol = p;
-      this.kind = p instanceof SplitProtocol ? "split" : "move";
+      this.kind = p instanceof SplitProtocol ? "split" : p instanceof ReplaceMemberProtocol ? "member" : "move";
       if (p instanceof SplitProtocol s) {
         s.txn().ifPresent(this::describe);
+      } else if (p instanceof ReplaceMemberProtocol m) {
+        describe(m.txn());
       } else {
         describe(((MoveProtocol) p).txn());
       }
@@ -299,11 +368,22 @@ final class ProtocolDriver {
         unavailableTo = end;
       } else if (a instanceof Action.ForgetRegion) {
         phases.put("cleanUp", millis);
+      } else if (a instanceof Action.JoinMember) {
+        phases.merge("join", millis, Long::sum);
+      } else if (a instanceof Action.TransferPrimary) {
+        phases.merge("handOver", millis, Long::sum);
+      } else if (a instanceof Action.CloseMember || a instanceof Action.DeleteMember
+          || a instanceof Action.DropMemberFiles) {
+        phases.merge("dropMember", millis, Long::sum);
       }
     }
 
     private void describe(Txn txn) {
-      if (txn instanceof SplitTxn s) {
+      if (txn instanceof MemberTxn m) {
+        region = m.region();
+        from = m.removed() == null ? null : m.removed().server();
+        to = m.added() == null ? null : m.added().server();
+      } else if (txn instanceof SplitTxn s) {
         region = s.parent();
         from = s.server();
         to = s.server();

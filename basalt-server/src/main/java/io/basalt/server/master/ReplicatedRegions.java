@@ -210,13 +210,12 @@ public final class ReplicatedRegions {
 
   /**
    * Makes the member on {@code asked} the region's primary (on the member hosting the fewest primaries when
-   * null): JE's master transfer, no data moves. Returns once the new primary is published. A server
-   * without a copy of the region is refused for now (moving a copy is not built yet).
+   * null): JE's master transfer, no data moves. Returns once the new primary is published. {@code asked}
+   * must hold a copy: moving a copy to a server without one is a member change ({@code Master.replaceMember}).
    */
   void movePrimary(RegionRecord r, ServerName asked) throws IOException {
     String name = r.info().getRegionNameAsString();
-    ServerName primary = servers.liveAt(primaryOf(r)).orElseThrow(() -> new HBaseIOException(name
-        + " has no live primary now; try again once its group elected one"));
+    ServerName primary = livePrimary(r);
     ServerName target;
     if (asked == null) {
       Map<ServerName, Integer> load = primaryLoad();
@@ -229,18 +228,46 @@ public final class ReplicatedRegions {
       target = servers.liveAt(asked).orElseThrow(() -> new HBaseIOException("region server " + asked
           + " is not online"));
       if (r.memberOn(target).isEmpty()) {
-        throw new DoNotRetryIOException("cannot move " + name + " to " + target + ": it keeps its copies on "
-            + r.members().stream().map(m -> m.server().getAddress().toString()).toList()
-            + ", and this Basalt moves the primary role between them only (moving a copy is not built yet)");
+        throw new DoNotRetryIOException(name + " has no copy on " + target);
       }
     }
+    handOver(r, primary, target);
+  }
+
+  /**
+   * A member change's hand-over ({@code Action.TransferPrimary}): with {@code awayFrom} null, makes the
+   * member on {@code to} primary; otherwise, only if the primary is on {@code awayFrom}, hands it to
+   * {@code to} or (null) to another live member. Retriable failure while the group has no live primary.
+   */
+  void transferPrimary(RegionRecord r, ServerName to, ServerName awayFrom) throws IOException {
+    String name = r.info().getRegionNameAsString();
+    ServerName primary = livePrimary(r);
+    if (awayFrom != null && !primary.getAddress().equals(awayFrom.getAddress())) {
+      return;
+    }
+    ServerName target = to != null ? servers.liveAt(to).orElseThrow(() -> new HBaseIOException("region server "
+        + to + " is not online")) : r.members().stream().map(m -> servers.liveAt(m.server()))
+            .flatMap(Optional::stream).filter(s -> !s.getAddress().equals(primary.getAddress())).sorted().findFirst()
+            .orElseThrow(() -> new HBaseIOException("no other live member of " + name + " to hand its primary to"));
+    handOver(r, primary, target);
+  }
+
+  private ServerName livePrimary(RegionRecord r) throws HBaseIOException {
+    ServerName reported = primaryOf(r);
+    return servers.liveAt(reported).orElseThrow(() -> new HBaseIOException(r.info().getRegionNameAsString()
+        + " has no live primary now; try again once its group elected one"));
+  }
+
+  /** Has the primary hand its role to {@code target} and waits until the group reports it. */
+  private void handOver(RegionRecord r, ServerName primary, ServerName target) throws IOException {
+    String name = r.info().getRegionNameAsString();
     if (target.getAddress().equals(primary.getAddress())) {
       return;
     }
     LOG.info("moving the primary of {} from {} to {}", name, primary, target);
     servers.control(primary).transferPrimary(r.info(), target);
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-    while (!primaryOf(r).getAddress().equals(target.getAddress())) {
+    while (!primaryOf(current(r)).getAddress().equals(target.getAddress())) {
       if (System.nanoTime() > deadline) {
         throw new HBaseIOException(target + " took over " + name + " but has not reported it yet");
       }
@@ -251,6 +278,11 @@ public final class ReplicatedRegions {
         throw new java.io.InterruptedIOException("waiting for the new primary of " + name);
       }
     }
+  }
+
+  /** The region's record as the catalog holds it now (a member change may have published new members). */
+  private RegionRecord current(RegionRecord r) {
+    return catalog.region(r.info().getEncodedName()).orElse(r);
   }
 
   /**
@@ -315,6 +347,11 @@ public final class ReplicatedRegions {
   public ServerName primaryOf(RegionRecord r) {
     Optional<ServerName> reported = primaries.primary(r.info().getEncodedName());
     return reported.filter(p -> r.memberOn(p).isPresent()).orElse(r.server());
+  }
+
+  /** A new member of {@code region} on {@code server}, with a replication port reserved for it there. */
+  Member reserveMember(RegionInfo region, ServerName server) throws IOException {
+    return new Member(server, servers.control(server).replicationPort(region, portsTakenOn(server.getHostname())));
   }
 
   /** Replication ports the catalog records on a machine (several region servers may share one). */

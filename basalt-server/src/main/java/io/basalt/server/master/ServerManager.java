@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.ipc.ServerNotRunningYetException;
  * the master drives it through.
  */
 public final class ServerManager {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServerManager.class);
   private final Function<ServerName, RegionServerControl> connector;
   private final Map<ServerName, RegionServerControl> live = new ConcurrentHashMap<>();
 
@@ -58,5 +59,20 @@ public final class ServerManager {
       throw new ServerNotRunningYetException("region server " + server + " is not online");
     }
     return c;
+  }
+
+  /** Which live server holds which region directory (asked of each server; one that does not answer is left out). */
+  Map<String, ServerName> storedRegions() {
+    Map<String, ServerName> out = new java.util.HashMap<>();
+    for (ServerName s : live()) {
+      try {
+        for (String encoded : control(s).storedRegions()) {
+          out.put(encoded, s);
+        }
+      } catch (IOException e) {
+        LOG.warn("cannot list the regions stored on {}: {}", s, e.getMessage());
+      }
+    }
+    return out;
   }
 }

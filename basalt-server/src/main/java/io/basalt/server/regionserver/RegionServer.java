@@ -45,8 +45,6 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * one it cached, so the two must agree.
    */
   public static final long LOCATION_SEQ_NUM = 1;
-  /** How long a primary waits for the member it hands its role to (JE's master transfer). */
-  private static final java.time.Duration PRIMARY_TRANSFER_TIMEOUT = java.time.Duration.ofSeconds(10);
 
   private final ServerName serverName;
   private final StorageEngine engine;
@@ -413,16 +411,18 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   @Override
   public void transferPrimary(RegionInfo info, ServerName target) throws IOException {
-    HostedRegion r = regions.get(info.getEncodedName());
-    if (r == null || !(r.store() instanceof ReplicatedRegion member) || member.role() != ReplicaRole.PRIMARY) {
-      throw new IOException("the primary of " + info.getRegionNameAsString() + " is not on " + serverName);
-    }
-    try {
-      member.transferPrimary(Member.nodeName(target), PRIMARY_TRANSFER_TIMEOUT);
-    } catch (RuntimeException e) {
-      throw new IOException("handing the primary of " + info.getRegionNameAsString() + " to " + target + " failed: "
-          + e.getMessage(), e);
-    }
+    MemberChanges.transferPrimary(serverName, info, regions.get(info.getEncodedName()), target);
+  }
+
+  @Override
+  public void joinMember(RegionInfo info, TableDescriptor table, List<Member> members) throws IOException {
+    openMember(info, table, members, false);
+    MemberChanges.awaitCaughtUp(serverName, info, regions.get(info.getEncodedName()));
+  }
+
+  @Override
+  public void deleteMember(RegionInfo info, Member gone) throws IOException {
+    MemberChanges.delete(serverName, info, regions.get(info.getEncodedName()), gone);
   }
 
   /** Lets reads addressed to replicas 1..count-1 of {@code info} reach this server's member. */

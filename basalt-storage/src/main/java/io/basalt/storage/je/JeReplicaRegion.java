@@ -4,7 +4,15 @@ import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.StateChangeEvent;
+import com.sleepycat.je.rep.MemberActiveException;
+import com.sleepycat.je.rep.MemberNotFoundException;
+import com.sleepycat.je.rep.RepInternal;
+import com.sleepycat.je.rep.impl.PointConsistencyPolicy;
+import com.sleepycat.je.rep.impl.RepImpl;
 import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
+import com.sleepycat.je.utilint.VLSN;
+import io.basalt.storage.error.ReplicasUnavailableException;
+import io.basalt.storage.error.StorageException;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.mutation.Append;
 import io.basalt.storage.mutation.BatchResult;
@@ -42,6 +50,9 @@ import java.util.function.Consumer;
  * opens it afresh and this member carries on with the new one; meanwhile it refuses operations.
  */
 final class JeReplicaRegion implements ReplicatedRegion {
+  /** How long a deletion waits for the primary to notice that the member it deletes has stopped. */
+  private static final Duration MEMBER_INACTIVE_WAIT = Duration.ofSeconds(5);
+
   private final GroupMembership membership;
   private final RoleListener listener;
   private final Consumer<JeRegion> onPromoted;
@@ -152,15 +163,60 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   @Override
-  public void removeMember(String nodeName) {
+  public void awaitCaughtUp(Duration timeout) {
+    ReplicatedEnvironment e = env;
     try {
-      new ReplicationGroupAdmin(membership.groupName(),
-          Set.of(new InetSocketAddress(membership.host(), membership.port()))).removeMember(nodeName);
-    } catch (DatabaseException e) {
-      throw JeErrors.translate("removing member " + nodeName, e);
-    } catch (RuntimeException e) {
-      throw new io.basalt.storage.error.StorageException("removing member " + nodeName + " of group "
-          + membership.groupName() + " failed: " + e.getMessage(), e);
+      if (e.getState().isMaster()) {
+        return;
+      }
+      if (!e.getState().isReplica()) {
+        throw new ReplicasUnavailableException(membership.nodeName() + " of group " + membership.groupName()
+            + " follows no primary now (" + e.getState() + ")", null);
+      }
+      RepImpl impl = RepInternal.getNonNullRepImpl(e);
+      long masterEnd = impl.getRepNode().getReplica().getMasterTxnEndVLSN();
+      new PointConsistencyPolicy(new VLSN(masterEnd), timeout.toMillis(), TimeUnit.MILLISECONDS)
+          .ensureConsistency(impl);
+    } catch (DatabaseException ex) {
+      throw JeErrors.translate("catching up with the primary", ex);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted while catching up with the primary", ie);
+    }
+  }
+
+  @Override
+  public void deleteMember(String nodeName) {
+    long deadline = System.nanoTime() + MEMBER_INACTIVE_WAIT.toNanos();
+    while (true) {
+      try {
+        new ReplicationGroupAdmin(membership.groupName(),
+            Set.of(new InetSocketAddress(membership.host(), membership.port()))).deleteMember(nodeName);
+        return;
+      } catch (MemberNotFoundException alreadyGone) {
+        return;
+      } catch (MemberActiveException stillConnected) {
+        // The primary notices a closed member's connection drop a moment after it closed.
+        if (System.nanoTime() > deadline) {
+          throw new StorageException("deleting member " + nodeName + " of group " + membership.groupName()
+              + " failed: it is still running (" + stillConnected.getMessage() + ")", stillConnected);
+        }
+        sleep(100);
+      } catch (DatabaseException ex) {
+        throw JeErrors.translate("deleting member " + nodeName + " of group " + membership.groupName(), ex);
+      } catch (RuntimeException ex) {
+        throw new StorageException("deleting member " + nodeName + " of group " + membership.groupName()
+            + " failed: " + ex.getMessage(), ex);
+      }
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new StorageException("interrupted", ie);
     }
   }
 

@@ -27,6 +27,18 @@ public interface ReplicatedRegion extends Region {
    */
   void transferPrimary(String nodeName, Duration timeout);
 
-  /** On the primary: removes a member from the group for good (it must not be running). */
-  void removeMember(String nodeName);
+  /**
+   * Waits until this member holds everything its group's primary had committed when the call began (at
+   * once on the primary), at most {@code timeout}. A member that joined empty counts as a copy only after
+   * this: until then the group's acknowledgements may have counted other members only.
+   */
+  void awaitCaughtUp(Duration timeout);
+
+  /**
+   * Deletes {@code nodeName} from the group (asked of the group's primary through this member): the group
+   * no longer counts it for elections or acknowledgements. The node must not be running (a member that is
+   * down is fine), nor be the primary. Unlike JE's removal, a deleted name can join again later (a server
+   * that gets a copy of the region back). Already deleted, or never a member: nothing to do.
+   */
+  void deleteMember(String nodeName);
 }

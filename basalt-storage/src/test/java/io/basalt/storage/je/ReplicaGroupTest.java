@@ -134,6 +134,28 @@ class ReplicaGroupTest {
   }
 
   @Test
+  void aDeletedMemberNoLongerCountsAndItsNameMayJoinAgainEmpty() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    for (int i = 0; i < 50; i++) {
+      put(g.get(0), "row" + i, "v" + i);
+    }
+    g.get(2).close();
+    g.get(1).deleteMember("node2");
+    assertThat(g.get(0).members()).extracting(m -> m.nodeName()).containsExactlyInAnyOrder("node0", "node1");
+    g.get(1).deleteMember("node2"); // already gone: nothing to do
+    put(g.get(0), "after", "delete"); // a group of two acknowledges with both
+
+    // The same name joins again with an empty directory (JE's removal would refuse it for good), and once
+    // it caught up it holds every acknowledged write without waiting further.
+    ReplicatedRegion again = track(engine().joinGroup(dir.resolve("member2-again"), member(2), RoleListener.NONE));
+    put(g.get(0), "while", "joining");
+    again.awaitCaughtUp(Duration.ofSeconds(30));
+    assertThat(value(again, "row49")).isEqualTo("v49");
+    assertThat(value(again, "after")).isEqualTo("delete");
+    assertThat(g.get(0).members()).hasSize(3);
+  }
+
+  @Test
   void aSecondaryRefusesWritesNamingThePrimary() throws IOException {
     List<ReplicatedRegion> g = startGroup();
     assertThatThrownBy(() -> put(g.get(2), "r", "v"))

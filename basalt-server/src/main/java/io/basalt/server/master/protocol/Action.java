@@ -1,5 +1,7 @@
 package io.basalt.server.master.protocol;
 
+import io.basalt.server.catalog.Member;
+import java.util.List;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 
@@ -229,6 +231,101 @@ public sealed interface Action {
     @Override
     public Site site() {
       return Site.of(source);
+    }
+  }
+
+  // ------------------------------------------------------------------ replicated regions, members
+
+  /**
+   * Master: the region's member list in the catalog (RegionMap and meta) becomes {@code members}, its state
+   * unchanged. A new member is listed, with its reserved replication port, before it starts; an old one is
+   * unlisted only once its group no longer counts it. The live members are told the new list (for the
+   * primary they name to clients); the catalog stays the record.
+   */
+  record PublishMembers(RegionInfo region, List<Member> members) implements Action {
+    public PublishMembers {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Region server: open this server's member of the region with {@code members} as its group (joining
+   * empty when it has no data here: the group streams its log, or copies a live member's files), and
+   * answer once it holds everything the group's primary had committed by then (already open: only the
+   * wait). From then on every acknowledged write is on it or will be acknowledged by it.
+   */
+  record JoinMember(ServerName server, RegionInfo region, List<Member> members) implements Action {
+    public JoinMember {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
+   * Master: find the region's primary (as its group reports it) and have its server hand the role over
+   * (JE's master transfer: the successor catches up first, no data moves), then wait for the successor's
+   * report. With {@code awayFrom} null: to {@code to}, unless it is primary already. Otherwise only if the
+   * primary is on {@code awayFrom}: to {@code to}, or to any other live member when {@code to} is null.
+   * Fails while the group has no primary (retried).
+   */
+  record TransferPrimary(RegionInfo region, ServerName to, ServerName awayFrom) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Region server: stop its member of the region (new operations refused, those in flight drained, the
+   * log synced); the files stay. A server that is down runs nothing: the driver reports it done, since a
+   * returning server is given only members the catalog lists of regions no transaction holds.
+   */
+  record CloseMember(ServerName server, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
+   * On any live server of {@code via} that runs a member of the region: ask the group's primary to delete
+   * {@code gone} from the group, which then counts it neither for elections nor for acknowledgements (it
+   * must not be running; a member that is down is fine). Already deleted, or never joined: done. JE's
+   * deletion, not its removal: the node name (the server's address) may join the group again later.
+   */
+  record DeleteMember(RegionInfo region, List<ServerName> via, Member gone) implements Action {
+    public DeleteMember {
+      via = List.copyOf(via);
+      if (via.isEmpty()) {
+        throw new IllegalArgumentException("deleting a member needs another member to ask through");
+      }
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(via.get(0));
+    }
+  }
+
+  /**
+   * Region server: stop its member of the region if it runs and delete its directory (already gone is
+   * fine), releasing its replication port. Only for a member the catalog no longer lists. A server that is
+   * down: the driver reports it done, since the master drops a returning server's directories of
+   * replicated regions that do not list it and that no transaction holds.
+   */
+  record DropMemberFiles(ServerName server, RegionInfo region) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
     }
   }
 }

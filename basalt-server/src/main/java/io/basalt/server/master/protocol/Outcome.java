@@ -13,7 +13,12 @@ public record Outcome(Kind kind, String reason) {
     SPLIT,
     /** The target serves the region and the catalog says so; the source dropped its copy. */
     MOVED,
-    /** Undone: everything is as before the protocol began; trying again may work. */
+    /** The region's members are as asked: the new copy joined and holds the data, the old one is gone. */
+    REPLACED,
+    /**
+     * Undone: everything is as before the protocol began; trying again may work. (A member change that
+     * deleted the old member first, its server being down, undoes only the addition: the old one stays gone.)
+     */
     ROLLED_BACK,
     /** Never started (no split row inside the region): trying again the same way will not work. */
     REFUSED

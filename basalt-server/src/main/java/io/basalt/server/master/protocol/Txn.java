@@ -3,17 +3,17 @@ package io.basalt.server.master.protocol;
 import java.io.IOException;
 
 /**
- * A split or move in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
+ * A split, move or member change in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, MoveTxn {
+public sealed interface Txn permits SplitTxn, MoveTxn, MemberTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
   /** The compact, versioned, checksummed encoding documented on each record. */
   byte[] toBytes();
 
-  /** Decodes either kind of record; IOException if it is corrupt or of an unknown kind or version. */
+  /** Decodes any kind of record; IOException if it is corrupt or of an unknown kind or version. */
   static Txn parse(byte[] data) throws IOException {
     if (data.length > 0 && data[0] == SplitTxn.KIND) {
       return SplitTxn.parse(data);
@@ -21,6 +21,9 @@ public sealed interface Txn permits SplitTxn, MoveTxn {
     if (data.length > 0 && data[0] == MoveTxn.KIND) {
       return MoveTxn.parse(data);
     }
-    throw new IOException("not a split or move transaction record");
+    if (data.length > 0 && data[0] == MemberTxn.KIND) {
+      return MemberTxn.parse(data);
+    }
+    throw new IOException("not a split, move or member transaction record");
   }
 }

@@ -10,9 +10,9 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
 
 /**
- * The field encoding shared by {@link SplitTxn} and {@link MoveTxn}:
+ * The field encoding shared by {@link SplitTxn}, {@link MoveTxn} and {@link MemberTxn}:
  * <pre>
- *   byte    kind ('S' split, 'M' move)
+ *   byte    kind ('S' split, 'M' move, 'R' replica group member change)
  *   byte    version
  *   ...     fields; a field of bytes is varint length | bytes; strings are UTF-8; a RegionInfo is
  *           RegionInfo.toByteArray (HBase's PBUF form); a ServerName its "host,port,startcode" string

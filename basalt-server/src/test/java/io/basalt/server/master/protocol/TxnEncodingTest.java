@@ -108,7 +108,7 @@ class TxnEncodingTest {
     assertThatThrownBy(() -> SplitTxn.parse(withCrc(asMove))).hasMessageContaining("not a split");
     byte[] other = body.clone();
     other[0] = 'X';
-    assertThatThrownBy(() -> Txn.parse(withCrc(other))).hasMessageContaining("not a split or move");
+    assertThatThrownBy(() -> Txn.parse(withCrc(other))).hasMessageContaining("not a split, move or member");
   }
 
   private static byte[] withoutCrc(byte[] record) {
