@@ -122,7 +122,10 @@ public final class ThriftGateway implements AutoCloseable {
       try {
         processor.process(in, out);
       } catch (TTransportException e) {
-        if (e.getType() != TTransportException.END_OF_FILE) {
+        // libthrift reports an oversized length field (garbage read as a size) as END_OF_FILE too.
+        boolean hangUp = e.getType() == TTransportException.END_OF_FILE
+            && (e.getMessage() == null || !e.getMessage().contains("MaxMessageSize"));
+        if (!hangUp) {
           metrics.droppedConnection();
           LOG.info("dropped a Thrift connection: {}", e.toString());
         }
