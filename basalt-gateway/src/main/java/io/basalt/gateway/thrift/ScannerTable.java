@@ -9,7 +9,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 /**
  * The scanners clients opened, by the integer id Thrift 1 hands out. A client that never closes its scanner
  * (it died, or forgot) would pin a server-side scanner for ever: one idle longer than the lease is closed
- * and forgotten on the next open, as HBase's gateway expires them from its cache.
+ * and forgotten, as HBase's gateway expires them from its cache. The sweep rides on opens and reads (at most
+ * one per tenth of the lease), so an idle gateway needs no thread of its own.
  */
 final class ScannerTable implements AutoCloseable {
   /** An open scanner and how its rows are shaped (TScan.sortColumns). */
@@ -29,14 +30,16 @@ final class ScannerTable implements AutoCloseable {
   private final AtomicInteger nextId = new AtomicInteger();
   private final long leaseNanos;
   private final LongSupplier clock;
+  private volatile long lastSweepNanos;
 
   ScannerTable(long leaseNanos, LongSupplier clock) {
     this.leaseNanos = leaseNanos;
     this.clock = clock;
+    this.lastSweepNanos = clock.getAsLong();
   }
 
   int add(ResultScanner scanner, boolean sortColumns) {
-    expireIdle();
+    sweepNow();
     int id = nextId.incrementAndGet();
     open.put(id, new Slot(new Entry(scanner, sortColumns), clock.getAsLong()));
     return id;
@@ -44,6 +47,7 @@ final class ScannerTable implements AutoCloseable {
 
   /** The scanner, or null if the id is unknown, closed or expired. */
   Entry get(int id) {
+    sweepNow();
     Slot slot = open.get(id);
     if (slot == null) {
       return null;
@@ -64,6 +68,14 @@ final class ScannerTable implements AutoCloseable {
 
   int size() {
     return open.size();
+  }
+
+  private void sweepNow() {
+    long now = clock.getAsLong();
+    if (now - lastSweepNanos >= leaseNanos / 10) {
+      lastSweepNanos = now;
+      expireIdle();
+    }
   }
 
   void expireIdle() {

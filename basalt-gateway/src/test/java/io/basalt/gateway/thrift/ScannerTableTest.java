@@ -70,8 +70,11 @@ class ScannerTableTest {
     assertThat(table.get(idleId)).isNull();
     assertThat(idle.closes).hasValue(1);
     assertThat(table.get(busyId)).isNotNull();
+    now.set(400);
+    int fresh = table.add(new CountingScanner(), false);
+    assertThat(busy.closes).as("swept by the open, without an explicit expireIdle").hasValue(1);
+    assertThat(table.get(fresh)).isNotNull();
     table.close();
-    assertThat(busy.closes).hasValue(1);
     assertThat(table.size()).isZero();
   }
 }
