@@ -161,6 +161,14 @@ class DistributionIT {
       }
       assertThat(tables).as("Thrift gateway answered within 120 s").isNotNull()
           .containsExactly(java.nio.ByteBuffer.wrap(Bytes.toBytes("from_tarball")));
+      // happybase (the venv the build made) through the tarball's gateway: every answer checked by the program.
+      Path happybaseLog = dir.resolve("happybase.out");
+      Process happybase = new ProcessBuilder(System.getProperty("basalt.dist.python"),
+          System.getProperty("basalt.dist.happybaseCheck"), "127.0.0.1", Integer.toString(thriftPort), "buffered",
+          "binary").redirectErrorStream(true).redirectOutput(happybaseLog.toFile()).start();
+      String checked = run(happybase, happybaseLog, 120);
+      assertThat(happybase.exitValue()).as("happybase program: %s", checked).isZero();
+      assertThat(checked).startsWith("OK ");
     } finally {
       new ProcessBuilder("kill", "-TERM", Long.toString(thrift.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
       assertThat(thrift.waitFor(30, TimeUnit.SECONDS)).as("gateway stopped within 30 s of SIGTERM").isTrue();
