@@ -70,11 +70,11 @@ final class TableAdminCalls {
     }
   }
 
-  /** A region name if one matches, else a table name, as HBase's gateway tries them. */
+  /** A full region name ({@code table,start,id.encoded.}) names a region, anything else a table. */
   void compact(ByteBuffer tableOrRegion, boolean major) throws IOError {
     byte[] name = bytes(tableOrRegion);
     try (Admin admin = connection.getAdmin()) {
-      if (RegionInfo.isEncodedRegionName(name) || name.length > 0 && Bytes.indexOf(name, (byte) ',') >= 0) {
+      if (RegionInfo.parseRegionNameOrReturnNull(name) != null) {
         if (major) {
           admin.majorCompactRegion(name);
         } else {

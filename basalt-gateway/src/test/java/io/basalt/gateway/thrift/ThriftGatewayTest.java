@@ -114,6 +114,10 @@ class ThriftGatewayTest {
     assertThat(client.getThriftServerType()).isEqualTo(TThriftServerType.ONE);
     assertThat(client.getClusterId()).isNotBlank();
 
+    client.compact(b("t_admin"));
+    client.majorCompact(regions.get(0).bufferForName());
+    assertThatThrownBy(() -> client.compact(b("no_such_table"))).isInstanceOf(IOError.class);
+
     assertThatThrownBy(() -> createTable("t_admin")).isInstanceOf(AlreadyExists.class);
     assertThatThrownBy(() -> client.createTable(b("bad name!"), List.of()))
         .isInstanceOf(IllegalArgument.class);
