@@ -140,6 +140,40 @@ class DistributionIT {
     assertThat(status).contains("region servers: 1 live, 0 dead", "tables: 1").containsPattern("127\\.0\\.0\\.1,\\d+,\\d+ +regions +3")
         .containsPattern("from_tarball +ENABLED +regions +3");
 
+    // The Thrift 1 gateway from the tarball, in front of the server: it lists the table to a Thrift client.
+    int thriftPort = freePort();
+    Path thriftLog = dir.resolve("thrift.out");
+    Process thrift = basalt(home, thriftLog, "thrift", "--zookeeper", "127.0.0.1:" + zk, "-p",
+        Integer.toString(thriftPort), "--infoport", "-1");
+    try {
+      List<java.nio.ByteBuffer> tables = null;
+      long thriftDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (tables == null && System.nanoTime() < thriftDeadline) {
+        assertThat(thrift.isAlive()).as("gateway running; its output: %s", Files.readString(thriftLog)).isTrue();
+        try (org.apache.thrift.transport.TSocket socket = new org.apache.thrift.transport.TSocket("127.0.0.1",
+            thriftPort, 30_000)) {
+          socket.open();
+          tables = new io.basalt.gateway.thrift.generated.Hbase.Client(
+              new org.apache.thrift.protocol.TBinaryProtocol(socket)).getTableNames();
+        } catch (org.apache.thrift.transport.TTransportException notYet) {
+          Thread.sleep(250);
+        }
+      }
+      assertThat(tables).as("Thrift gateway answered within 120 s").isNotNull()
+          .containsExactly(java.nio.ByteBuffer.wrap(Bytes.toBytes("from_tarball")));
+      // happybase (the venv the build made) through the tarball's gateway: every answer checked by the program.
+      Path happybaseLog = dir.resolve("happybase.out");
+      Process happybase = new ProcessBuilder(System.getProperty("basalt.dist.python"),
+          System.getProperty("basalt.dist.happybaseCheck"), "127.0.0.1", Integer.toString(thriftPort), "buffered",
+          "binary").redirectErrorStream(true).redirectOutput(happybaseLog.toFile()).start();
+      String checked = run(happybase, happybaseLog, 120);
+      assertThat(happybase.exitValue()).as("happybase program: %s", checked).isZero();
+      assertThat(checked).startsWith("OK ");
+    } finally {
+      new ProcessBuilder("kill", "-TERM", Long.toString(thrift.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+      assertThat(thrift.waitFor(30, TimeUnit.SECONDS)).as("gateway stopped within 30 s of SIGTERM").isTrue();
+    }
+
     // A second server on the same data directory is refused in one line, naming the running one's PID.
     Path secondLog = dir.resolve("second.out");
     Process second = basalt(home, secondLog, "standalone", "--data-dir", data.toString());

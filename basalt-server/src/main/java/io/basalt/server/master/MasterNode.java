@@ -94,6 +94,7 @@ public final class MasterNode implements AutoCloseable {
           }
         }
       });
+      registry().publishBackupMaster(name, -1);
       latch.start();
       track(latch::close);
       LOG.info("master {} started, waiting to be elected", name);
@@ -107,6 +108,11 @@ public final class MasterNode implements AutoCloseable {
         close();
       }
     }
+  }
+
+  /** HBase's registry znodes, written under HBase's identifier for a master ("master:<port>"). */
+  private ZooKeeperRegistry registry() {
+    return new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "master:" + name.getPort());
   }
 
   private <T extends AutoCloseable> T track(T resource) {
@@ -143,7 +149,7 @@ public final class MasterNode implements AutoCloseable {
       events.scheduleWithFixedDelay(m::retryReconcile, 2, 2, TimeUnit.SECONDS);
       balancer.scheduleWithFixedDelay(() -> runBalancer(m), config.balancerPeriodMillis(),
           config.balancerPeriodMillis(), TimeUnit.MILLISECONDS);
-      new ZooKeeperRegistry(zk, config.hbaseZnodeParent()).publish(c.clusterId(), name, -1, name);
+      registry().publish(c.clusterId(), name, -1, name);
       LOG.info("master {} is active", name);
       active.countDown();
     } catch (Exception e) {

@@ -57,7 +57,7 @@ public final class RegionServerNode implements AutoCloseable {
       Files.createDirectories(config.dataDir());
       CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
       track(zk::close);
-      ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent());
+      ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver");
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES));
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
@@ -99,6 +99,8 @@ public final class RegionServerNode implements AutoCloseable {
       ServerRegistration registration = track(new ServerRegistration(zk, config.root(), name, lease,
           config.sessionTimeoutMillis(), regionServer::closeAll));
       registration.start();
+      // Written under HBase's identifier for a region server ("regionserver:<port>"); no info server: port -1.
+      new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver:" + name.getPort()).publishRegionServer(name, -1);
       LOG.info("region server {} up, data in {}", name, config.dataDir().toAbsolutePath());
       ok = true;
     } catch (IOException | RuntimeException e) {
