@@ -273,6 +273,7 @@ public final class LocalCluster implements AutoCloseable {
     return Processes.startJava(n.launcher, List.of("-Xmx128m"), classpath, mainClass, args, log(logName));
   }
 
+  /** The whole log of a node ({@link Node#name()}) or of a process started beside one. */
   public String logOf(String logName) {
     return Processes.tail(log(logName), 100_000);
   }
