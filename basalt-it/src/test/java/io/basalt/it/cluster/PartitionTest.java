@@ -98,16 +98,14 @@ class PartitionTest {
   /** One cut of the current primary's server, the heal, and the checks; returns the figures as a line. */
   private String cutThePrimaryOnce(LocalCluster cluster, Connection conn, Admin admin, TableName name, Workload load,
       int cycle, boolean longCut) throws Exception {
-    ServerName old = copies(conn, name).get(0);
-    LocalCluster.Node oldPrimary = cluster.regionServerAt(old);
     RegionInfo region = admin.getRegions(name).stream()
         .filter(r -> r.getReplicaId() == 0 && r.containsRow(ROW)).findFirst().orElseThrow();
-    String probeLog = "probe-" + cycle;
-    Process probe = cluster.startBeside(oldPrimary, PartitionProbe.class.getName(), List.of(old.getHostname(),
-        Integer.toString(old.getPort()), Bytes.toStringBinary(region.getRegionName()), "k0-probe" + cycle + "-", "20"),
-        probeLog);
+    Probe p = probeThePrimary(cluster, conn, name, region, cycle);
+    ServerName old = p.server();
+    LocalCluster.Node oldPrimary = cluster.regionServerAt(old);
+    String probeLog = p.log();
+    Process probe = p.process();
     try {
-      awaitProbeAcks(cluster, probeLog, 20);
       load.resetWriteGaps();
       long acked = load.acknowledgedWrites();
       cluster.cut(oldPrimary);
@@ -342,13 +340,38 @@ class PartitionTest {
     }
   }
 
-  private static void awaitProbeAcks(LocalCluster cluster, String probeLog, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (PartitionProbe.parse(cluster.logOf(probeLog)).stream().filter(PartitionProbe.Outcome::acknowledged).count() < n) {
-      assertThat(System.nanoTime()).as("the probe gets acknowledgements from the primary:\n" + cluster.logOf(probeLog))
-          .isLessThan(deadline);
-      Thread.sleep(100);
+  /** A probe running beside the primary it writes to. */
+  private record Probe(Process process, String log, ServerName server) {}
+
+  /**
+   * Starts a probe next to the region's primary and waits until that primary acknowledges its writes. The
+   * balancer may hand the primary role to another member meanwhile (it spreads primaries again after a heal):
+   * then the probe is stopped and started again next to the new primary (bounded).
+   */
+  private static Probe probeThePrimary(LocalCluster cluster, Connection conn, TableName name, RegionInfo region,
+      int cycle) throws Exception {
+    String last = "";
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      ServerName primary = copies(conn, name).get(0);
+      String log = "probe-" + cycle + "-" + attempt;
+      Process process = cluster.startBeside(cluster.regionServerAt(primary), PartitionProbe.class.getName(),
+          List.of(primary.getHostname(), Integer.toString(primary.getPort()), Bytes.toStringBinary(region.getRegionName()),
+              "k0-probe" + cycle + "-" + attempt + "-", "20"), log);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (System.nanoTime() < deadline) {
+        List<PartitionProbe.Outcome> outcomes = PartitionProbe.parse(cluster.logOf(log));
+        if (outcomes.stream().filter(PartitionProbe.Outcome::acknowledged).count() >= 20
+            && outcomes.get(outcomes.size() - 1).acknowledged() && copies(conn, name).get(0).equals(primary)) {
+          return new Probe(process, log, primary);
+        }
+        Thread.sleep(100);
+      }
+      Processes.stop(process, 5_000);
+      last = cluster.logOf(log);
+      System.out.println("partition: cycle " + cycle + ": " + primary + " stopped acknowledging the probe before the cut "
+          + "(the primary role moved?); probing the primary again");
     }
+    throw new AssertionError("the probe gets no steady acknowledgements from the primary; last probe:\n" + last);
   }
 
   /**
