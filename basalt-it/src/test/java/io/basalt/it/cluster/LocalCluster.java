@@ -14,12 +14,19 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * A Basalt cluster of real processes on 127.0.0.1: one ZooKeeper, masters and region servers, each a child
  * JVM ({@link Processes#startJava}, so none outlives the test run), each region server with its own data
  * directory and port that survive its restarts. Stops only the processes it started.
+ *
+ * <p>{@link #inNamespaces} runs each region server in a network namespace of its own instead (so that a test can
+ * cut it off), with ZooKeeper and the master on the namespaces' bridge address.
  */
 public final class LocalCluster implements AutoCloseable {
   /** Short sessions so failures are noticed in seconds, as a test needs (not so short that a busy CI box expires them). */
   public static final int SESSION_TIMEOUT_MILLIS = 6_000;
 
   private final Path dir;
+  /** Null: everything on 127.0.0.1. Otherwise region server i runs in namespace i. */
+  private final NetNamespaces net;
+  /** Where ZooKeeper and the masters listen, and clients connect. */
+  private final String host;
   private final String classpath = System.getProperty("java.class.path");
   private final int zookeeperPort;
   private final Process zookeeper;
@@ -34,7 +41,10 @@ public final class LocalCluster implements AutoCloseable {
   /** One child process and the fixed port and directory it uses across restarts. */
   public static final class Node {
     final String name;
+    final String host;
     final int port;
+    /** What runs java for it: nothing, or {@code ip netns exec NS}. */
+    final List<String> launcher;
     final Path dataDir;
     final List<String> args;
     final String mainClass;
@@ -42,9 +52,11 @@ public final class LocalCluster implements AutoCloseable {
     final List<String> jvmFlags = new ArrayList<>();
     Process process;
 
-    Node(String name, int port, Path dataDir, String mainClass, List<String> args) {
+    Node(String name, String host, int port, List<String> launcher, Path dataDir, String mainClass, List<String> args) {
       this.name = name;
+      this.host = host;
       this.port = port;
+      this.launcher = launcher;
       this.dataDir = dataDir;
       this.mainClass = mainClass;
       this.args = args;
@@ -67,6 +79,14 @@ public final class LocalCluster implements AutoCloseable {
 
     public int port() {
       return port;
+    }
+
+    public String host() {
+      return host;
+    }
+
+    public String name() {
+      return name;
     }
 
     public long pid() {
@@ -99,15 +119,31 @@ public final class LocalCluster implements AutoCloseable {
   /** {@code masterArgs} go to every master (e.g. the replication factor). */
   public LocalCluster(Path dir, int masters, int regionServers, List<String> regionServerArgs, List<String> masterArgs)
       throws IOException, InterruptedException {
+    this(dir, null, masters, regionServers, regionServerArgs, masterArgs);
+  }
+
+  /**
+   * One region server in each of {@code net}'s namespaces, bound to and advertising the namespace's address;
+   * ZooKeeper and one master on the bridge's address (reachable from the namespaces and from this JVM); regions
+   * get {@code factor} copies. The caller closes {@code net} after the cluster.
+   */
+  public static LocalCluster inNamespaces(Path dir, NetNamespaces net, int factor) throws IOException, InterruptedException {
+    return new LocalCluster(dir, net, 1, net.size(), List.of(), List.of("--replication-factor", Integer.toString(factor)));
+  }
+
+  private LocalCluster(Path dir, NetNamespaces net, int masters, int regionServers, List<String> regionServerArgs,
+      List<String> masterArgs) throws IOException, InterruptedException {
     this.dir = dir;
+    this.net = net;
+    this.host = net == null ? "127.0.0.1" : net.bridgeAddress();
     this.regionServerArgs = regionServerArgs;
     this.masterArgs = masterArgs;
     int[] ports = Processes.freePorts(1);
     zookeeperPort = ports[0];
     zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
-        List.of("--port", Integer.toString(zookeeperPort), "--data-dir", dir.resolve("zookeeper").toString()),
+        List.of("--host", host, "--port", Integer.toString(zookeeperPort), "--data-dir", dir.resolve("zookeeper").toString()),
         log("zookeeper"));
-    awaitPort(zookeeperPort, "zookeeper", log("zookeeper"));
+    awaitPort(host, zookeeperPort, "zookeeper", log("zookeeper"));
     for (int i = 0; i < masters; i++) {
       addMaster();
     }
@@ -156,7 +192,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   private void awaitZooKeeper(ZooKeeperCheck check, String what) throws InterruptedException {
-    try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper("127.0.0.1:" + zookeeperPort, 10_000, e -> { })) {
+    try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper(host + ":" + zookeeperPort, 10_000, e -> { })) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (true) {
         try {
@@ -186,11 +222,11 @@ public final class LocalCluster implements AutoCloseable {
 
   public Node addMaster(List<String> jvmFlags) throws IOException, InterruptedException {
     int port = Processes.freePorts(1)[0];
-    List<String> args = new ArrayList<>(List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port",
+    List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", host, "--port",
         Integer.toString(port), "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms",
         "300"));
     args.addAll(masterArgs);
-    Node n = new Node("master-" + masters.size(), port, null, "io.basalt.server.launch.MasterMain", args);
+    Node n = new Node("master-" + masters.size(), host, port, List.of(), null, "io.basalt.server.launch.MasterMain", args);
     n.jvmFlags.addAll(jvmFlags);
     masters.add(n);
     start(n);
@@ -199,15 +235,21 @@ public final class LocalCluster implements AutoCloseable {
 
   public Node addRegionServer() throws IOException, InterruptedException {
     int port = Processes.freePorts(1)[0];
-    String name = "regionserver-" + regionServers.size();
+    int index = regionServers.size();
+    if (net != null && index >= net.size()) {
+      throw new IllegalStateException("no network namespace left for region server " + index + " (" + net.size() + " made)");
+    }
+    String name = "regionserver-" + index;
+    String rsHost = net == null ? "127.0.0.1" : net.address(index);
     Path data = dir.resolve(name);
-    int firstReplicationPort = replicationBase + regionServers.size() * REPLICATION_PORTS_PER_SERVER;
-    List<String> args = new ArrayList<>(List.of("--zookeeper", "127.0.0.1:" + zookeeperPort, "--port",
+    int firstReplicationPort = replicationBase + index * REPLICATION_PORTS_PER_SERVER;
+    List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", rsHost, "--port",
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
         Integer.toString(SESSION_TIMEOUT_MILLIS), "--replication-ports",
         firstReplicationPort + "-" + (firstReplicationPort + REPLICATION_PORTS_PER_SERVER - 1)));
     args.addAll(regionServerArgs);
-    Node n = new Node(name, port, data, "io.basalt.server.launch.RegionServerMain", args);
+    Node n = new Node(name, rsHost, port, net == null ? List.of() : net.exec(index), data,
+        "io.basalt.server.launch.RegionServerMain", args);
     regionServers.add(n);
     start(n);
     return n;
@@ -222,13 +264,26 @@ public final class LocalCluster implements AutoCloseable {
     if (jeLog != null) {
       jvm.add("-Dbasalt.je.log.level=" + jeLog); // JE's elections and syncups in the region servers' logs
     }
-    n.process = Processes.startJava(jvm, classpath, n.mainClass, n.args, log(n.name));
-    awaitPort(n.port, n.name, log(n.name));
+    n.process = Processes.startJava(n.launcher, jvm, classpath, n.mainClass, n.args, log(n.name));
+    awaitPort(n.host, n.port, n.name, log(n.name));
   }
 
-  private static void awaitPort(int port, String name, Path log) throws InterruptedException {
+  /**
+   * Starts {@code mainClass} in a child JVM next to {@code n}: in its network namespace, if it has one (a client
+   * that still reaches a server cut off from the rest). The caller stops it ({@link Processes#stop}).
+   */
+  public Process startBeside(Node n, String mainClass, List<String> args, String logName) throws IOException {
+    return Processes.startJava(n.launcher, List.of("-Xmx128m"), classpath, mainClass, args, log(logName));
+  }
+
+  /** The whole log of a node ({@link Node#name()}) or of a process started beside one. */
+  public String logOf(String logName) {
+    return Processes.tail(log(logName), 100_000);
+  }
+
+  private static void awaitPort(String host, int port, String name, Path log) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Processes.accepts(port)) {
+    while (!Processes.accepts(host, port)) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(name + " does not listen on " + port + " after 60 s:\n" + Processes.tail(log, 40));
       }
@@ -258,9 +313,9 @@ public final class LocalCluster implements AutoCloseable {
     Processes.deleteRecursively(n.dataDir);
   }
 
-  /** The region server node listening at {@code server}'s port. */
+  /** The region server node listening at {@code server}'s address. */
   public Node regionServerAt(org.apache.hadoop.hbase.ServerName server) {
-    return regionServers.stream().filter(n -> n.port == server.getPort()).findFirst()
+    return regionServers.stream().filter(n -> n.port == server.getPort() && n.host.equals(server.getHostname())).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no region server of this cluster at " + server));
   }
 
@@ -271,6 +326,23 @@ public final class LocalCluster implements AutoCloseable {
       n.process.destroyForcibly();
       n.process.waitFor(30, TimeUnit.SECONDS);
     }
+  }
+
+  /** Cuts a region server's namespace off from the network: the process runs on, nothing reaches it. */
+  public void cut(Node n) throws IOException {
+    net().cut(regionServers.indexOf(n));
+  }
+
+  /** Joins a region server's namespace to the network again. */
+  public void heal(Node n) throws IOException {
+    net().heal(regionServers.indexOf(n));
+  }
+
+  private NetNamespaces net() {
+    if (net == null) {
+      throw new IllegalStateException("this cluster runs on 127.0.0.1: use LocalCluster.inNamespaces to cut servers off");
+    }
+    return net;
   }
 
   /** SIGSTOP or SIGCONT to a child this cluster started. */
@@ -287,7 +359,7 @@ public final class LocalCluster implements AutoCloseable {
 
   public Configuration clientConfiguration() {
     Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.set("hbase.zookeeper.quorum", host);
     conf.setInt("hbase.zookeeper.property.clientPort", zookeeperPort);
     conf.setInt("hbase.client.retries.number", 30);
     conf.setInt("hbase.client.pause", 100);

@@ -64,7 +64,16 @@ public final class Processes {
    */
   public static Process startJava(List<String> jvmArgs, String classpath, String mainClass, List<String> args, Path log)
       throws IOException {
-    List<String> cmd = new ArrayList<>();
+    return startJava(List.of(), jvmArgs, classpath, mainClass, args, log);
+  }
+
+  /**
+   * As {@link #startJava(List, String, String, List, Path)}, through {@code launcher} (e.g. {@code ip netns exec NS}),
+   * which must exec java so that the process handle is java's own.
+   */
+  public static Process startJava(List<String> launcher, List<String> jvmArgs, String classpath, String mainClass,
+      List<String> args, Path log) throws IOException {
+    List<String> cmd = new ArrayList<>(launcher);
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
     cmd.addAll(HBASE_JDK17_FLAGS);
@@ -129,8 +138,12 @@ public final class Processes {
   }
 
   public static boolean accepts(int port) {
+    return accepts("127.0.0.1", port);
+  }
+
+  public static boolean accepts(String host, int port) {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      s.connect(new InetSocketAddress(host, port), 500);
       return true;
     } catch (IOException e) {
       return false;

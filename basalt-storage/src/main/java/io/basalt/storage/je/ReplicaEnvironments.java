@@ -86,9 +86,12 @@ final class ReplicaEnvironments {
     // Fail a write fast (retriable) when too few members are up, rather than after JE's 10 s default.
     rc.setConfigParam(ReplicationConfig.INSUFFICIENT_REPLICAS_TIMEOUT, "2 s");
     rc.setConfigParam(ReplicationConfig.REPLICA_ACK_TIMEOUT, "2 s");
-    // A member cut off (not dead: its connections stay open) is noticed within a few seconds.
+    // A member cut off (not dead: its connections stay open) is noticed within a few seconds. A secondary
+    // notices its primary gone REPLICA_TIMEOUT plus up to 2 s after the cut (JE checks channels on a 1 s tick,
+    // and its replay thread sees the exit on its next 1 s poll): at 3 s a cut-off primary was replaced 4.5 s
+    // after the cut (PartitionTest), at 2 s 3.5 s. Four missed heartbeats.
     rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "3 s");
-    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "3 s");
+    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "2 s");
     rc.setConfigParam("je.rep.heartbeatInterval", "500");
     // An election must not wait JE's default 10 s per round on a member that accepts connections but does
     // not answer (a paused process): elections exchange a few small messages.
