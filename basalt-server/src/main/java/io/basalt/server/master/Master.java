@@ -53,6 +53,8 @@ public final class Master {
   private final ReplicatedRegions replicated;
   private final InFlight inFlight;
   private final Namespaces namespaces;
+  private final ReplicaViews views;
+  private final LeftoverMembers leftovers;
   private volatile boolean balancerOn = true;
   private final long balancePauseMillis;
   /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
@@ -72,6 +74,13 @@ public final class Master {
     this.replicated = new ReplicatedRegions(catalog, servers, primaries, replicationFactor);
     this.inFlight = new InFlight(transactions, catalog);
     this.namespaces = new Namespaces(catalog, this);
+    this.views = new ReplicaViews(catalog, servers, replicated, inFlight);
+    this.leftovers = new LeftoverMembers(catalog, servers, inFlight);
+  }
+
+  /** Snapshots of the replicated regions for the re-replication and member-balance planners. */
+  ReplicaViews views() {
+    return views;
   }
 
   public OperationHistory history() {
@@ -104,13 +113,15 @@ public final class Master {
     servers.up(server);
     LOG.info("region server {} is online", server);
     reconcile();
+    leftovers.clean(server);
   }
 
   /** A region server's registration vanished: its regions stay assigned to it, unavailable until it returns. */
   public synchronized void serverDown(ServerName server) {
     servers.down(server);
     long hosted = catalog.allRegions().stream().filter(r -> server.equals(r.server())).count();
-    LOG.warn("region server {} is gone; its {} regions are unavailable until it returns", server, hosted);
+    LOG.warn("region server {} is gone; its {} regions are unavailable until it returns or its members are rebuilt",
+        server, hosted);
   }
 
   /**
@@ -149,7 +160,7 @@ public final class Master {
           Optional<ServerName> where = servers.isLive(r.server()) ? Optional.of(r.server()) : servers.liveAt(r.server());
           if (where.isEmpty()) {
             if (stored == null) {
-              stored = storedRegions();
+              stored = servers.storedRegions();
             }
             where = Optional.ofNullable(stored.get(r.info().getEncodedName()));
           }
@@ -272,6 +283,7 @@ public final class Master {
     if (target == null) {
       Map<ServerName, Integer> load = load();
       load.remove(r.server());
+      load.keySet().removeIf(servers::isDecommissioned);
       target = load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
           .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey)
           .orElseThrow(() -> new DoNotRetryIOException("no other region server to move "
@@ -300,8 +312,9 @@ public final class Master {
       LOG.warn("no balancing while the transactions in flight cannot be read: {}", e.getMessage());
       return List.of();
     }
+    // Decommissioned servers keep what they have (offloading is re-replication's) and get nothing new.
     Map<ServerName, List<RegionInfo>> assignment = new HashMap<>();
-    for (ServerName s : servers.live()) {
+    for (ServerName s : servers.placeable()) {
       assignment.put(s, new ArrayList<>());
     }
     for (RegionRecord r : catalog.allRegions()) {
@@ -334,24 +347,14 @@ public final class Master {
    */
   public int balance() throws InterruptedException {
     synchronized (balanceLock) {
-      return balanceNow();
+      return BalanceRun.run(this, balancePauseMillis);
     }
   }
 
-  private int balanceNow() throws InterruptedException {
-    int done = 0;
-    for (Balancer.Move m : balancePlan()) {
-      if (done > 0) {
-        Thread.sleep(balancePauseMillis);
-      }
-      try {
-        move(m.region().getRegionName(), m.to());
-        done++;
-      } catch (IOException e) {
-        LOG.warn("balancer move of {} failed: {}", m.region().getRegionNameAsString(), e.toString());
-      }
-    }
-    return done;
+  /** Moves a member ({@code from} null: adds one; {@code to} null: removes one); retriable if it cannot now. */
+  public synchronized void replaceMember(RegionInfo region, ServerName from, ServerName to) throws IOException {
+    // PLACEHOLDER: replaced at merge by the replace-member branch
+    throw new org.apache.hadoop.hbase.HBaseIOException("replaceMember: merged from the replace-member branch");
   }
 
   /** A region by full region name or encoded name. */
@@ -371,23 +374,10 @@ public final class Master {
     }
   }
 
-  /** Which live server holds which region directory (asked of each server). */
-  private Map<String, ServerName> storedRegions() {
-    Map<String, ServerName> out = new HashMap<>();
-    for (ServerName s : servers.live()) {
-      try {
-        for (String encoded : servers.control(s).storedRegions()) {
-          out.put(encoded, s);
-        }
-      } catch (IOException e) {
-        LOG.warn("cannot list the regions stored on {}: {}", s, e.getMessage());
-      }
-    }
-    return out;
-  }
-
+  /** The live server with the fewest regions that may take new ones (not decommissioned). */
   private Optional<ServerName> leastLoaded() {
     Map<ServerName, Integer> load = load();
+    load.keySet().removeIf(servers::isDecommissioned);
     return load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
         .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey);
   }
