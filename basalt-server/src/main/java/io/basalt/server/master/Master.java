@@ -435,8 +435,9 @@ public final class Master {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
     List<RegionInfo> regions = RegionLayout.of(name, splitKeys, nextRegionId());
-    if (servers.live().isEmpty()) {
-      throw new PleaseHoldException("no region server is online yet");
+    if (servers.placeable().isEmpty()) {
+      throw new PleaseHoldException(servers.live().isEmpty() ? "no region server is online yet"
+          : "every region server online is decommissioned: none may take new regions");
     }
     catalog.putTable(desc);
     catalog.setState(name, TableState.State.ENABLING);

@@ -83,6 +83,10 @@ public final class ReplicatedRegions {
   /** Places a new region's members on the least loaded live servers and opens them, the founder first. */
   void create(TableDescriptor table, RegionInfo info, int factor) throws IOException {
     List<ServerName> chosen = ReplicaPlacement.choose(memberLoad(), primaryLoad(), factor);
+    if (chosen.isEmpty()) {
+      throw new org.apache.hadoop.hbase.PleaseHoldException("no region server may take " + info.getRegionNameAsString()
+          + " now: none is online, or every one is decommissioned");
+    }
     if (chosen.size() < factor) {
       LOG.warn("{} gets {} of its {} copies: only {} region servers are up; it runs degraded until more join",
           info.getRegionNameAsString(), chosen.size(), factor, chosen.size());
