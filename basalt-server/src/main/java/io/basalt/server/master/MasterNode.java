@@ -159,10 +159,9 @@ public final class MasterNode implements AutoCloseable {
       master = m;
       watchServers(m, repairNow);
       events.scheduleWithFixedDelay(m::retryReconcile, 2, 2, TimeUnit.SECONDS);
-      if (config.replication()) {
-        repairs.scheduleWithFixedDelay(() -> runRepair(repair), REPAIR_PERIOD_MILLIS, REPAIR_PERIOD_MILLIS,
-            TimeUnit.MILLISECONDS);
-      }
+      // Also without replication: a decommissioned server's regions are moved away by the same chore.
+      repairs.scheduleWithFixedDelay(() -> runRepair(repair), REPAIR_PERIOD_MILLIS, REPAIR_PERIOD_MILLIS,
+          TimeUnit.MILLISECONDS);
       balancer.scheduleWithFixedDelay(() -> runBalancer(m), config.balancerPeriodMillis(),
           config.balancerPeriodMillis(), TimeUnit.MILLISECONDS);
       new ZooKeeperRegistry(zk, config.hbaseZnodeParent()).publish(c.clusterId(), name, -1, name);
