@@ -19,7 +19,8 @@ import picocli.CommandLine.Unmatched;
     description = {"A master. Run several against one ZooKeeper: one is active, the others stand by and take over.",
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
             + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port, hbase.balancer.period, "
-            + "basalt.balancer.move.pause, basalt.replication.factor)."})
+            + "basalt.balancer.move.pause, basalt.replication.factor, "
+            + "basalt.replication.rereplicate.after)."})
 final class MasterCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -59,6 +60,7 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--balancer-period-ms", balancerPeriod != null ? balancerPeriod : c.get(BalancerKeys.PERIOD));
     StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
     StandaloneCommand.add(out, "--replication-factor", c.get(ReplicationKeys.FACTOR));
+    StandaloneCommand.add(out, "--rereplicate-after-ms", c.get(ReplicationKeys.REREPLICATE_AFTER));
     out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;
   }

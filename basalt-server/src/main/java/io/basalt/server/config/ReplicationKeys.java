@@ -15,4 +15,12 @@ public final class ReplicationKeys {
       "Ports a region server gives the replication nodes of the region members it hosts, one port each "
           + "(FIRST-LAST). Size it for the members a server may host; several region servers on one machine "
           + "need ranges that do not overlap.");
+
+  public static final ConfigKey<Long> REREPLICATE_AFTER = ConfigKey.millis("basalt.replication.rereplicate.after",
+      600_000, 1_000,
+      "How long, in ms, a region server may be gone (its ZooKeeper registration vanished) before the master "
+          + "rebuilds each of its region members on another live server. 10 minutes by default: a restart for an "
+          + "upgrade or a reboot takes a few minutes and its members catch up from the group's log on return, "
+          + "while rebuilding streams a whole copy; a region keeps a majority meanwhile. Lower it to restore the "
+          + "copies sooner after a machine is lost for good (a decommissioned server is rebuilt at once).");
 }

@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * {@code basalt master --zookeeper HOST:PORT [--host H] [--port P] [--session-timeout-ms N]
- * [--balancer-period-ms N] [--balance-pause-ms N] [--replication-factor N]}: one master;
+ * [--balancer-period-ms N] [--balance-pause-ms N] [--replication-factor N] [--rereplicate-after-ms N]}: one master;
  * the first one up becomes active, later ones stand by and take over when it dies.
  */
 public final class MasterMain {
@@ -18,16 +18,19 @@ public final class MasterMain {
 
   public static void main(String[] argv) throws Exception {
     Args a = Args.parse("master", argv, Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
-        "--balancer-period-ms", "--balance-pause-ms", "--info-port", "--replication-factor"),
+        "--balancer-period-ms", "--balance-pause-ms", "--info-port", "--replication-factor",
+        "--rereplicate-after-ms"),
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port",
-            "--hbase.master.info.port", "--info-port", "--basalt.replication.factor", "--replication-factor"));
+            "--hbase.master.info.port", "--info-port", "--basalt.replication.factor", "--replication-factor",
+            "--basalt.replication.rereplicate.after", "--rereplicate-after-ms"));
     MasterConfig d = MasterConfig.defaults("127.0.0.1:2181");
     MasterConfig config = new MasterConfig(a.string("--host", d.host()), a.port("--port", d.port()),
         a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
         a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
         a.positive("--balancer-period-ms", (int) d.balancerPeriodMillis()),
         a.positive("--balance-pause-ms", (int) d.balancePauseMillis()),
-        true, a.value("--replication-factor", ReplicationKeys.FACTOR, d.replicationFactor()));
+        true, a.value("--replication-factor", ReplicationKeys.FACTOR, d.replicationFactor()),
+        a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()));
     MasterNode node;
     try {
       node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"));

@@ -55,6 +55,8 @@ public final class Master {
   private final TransactionRecovery recovery;
   private final InFlight inFlight;
   private final Namespaces namespaces;
+  private final ReplicaViews views;
+  private final LeftoverMembers leftovers;
   private volatile boolean balancerOn = true;
   private final long balancePauseMillis;
   /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
@@ -76,6 +78,13 @@ public final class Master {
     this.recovery = new TransactionRecovery(transactions, protocols, this::table);
     this.inFlight = new InFlight(transactions, catalog);
     this.namespaces = new Namespaces(catalog, this);
+    this.views = new ReplicaViews(catalog, servers, replicated, inFlight);
+    this.leftovers = new LeftoverMembers(catalog, servers, inFlight);
+  }
+
+  /** Snapshots of the replicated regions for the re-replication and member-balance planners. */
+  ReplicaViews views() {
+    return views;
   }
 
   public OperationHistory history() {
@@ -107,11 +116,9 @@ public final class Master {
   public synchronized void serverUp(ServerName server) {
     servers.up(server);
     LOG.info("region server {} is online", server);
-    try {
-      memberChanges.dropStrayCopies(server, inFlight.held());
-    } catch (IOException e) {
-      LOG.warn("stray copies on {} stay until it next returns: {}", server, e.getMessage());
-    }
+    // Before assignment: a member deleted while its server was down is in no group, and its directory would
+    // stand in the way of a later copy of the same region placed here.
+    leftovers.clean(server);
     reconcile();
   }
 
@@ -119,7 +126,8 @@ public final class Master {
   public synchronized void serverDown(ServerName server) {
     servers.down(server);
     long hosted = catalog.allRegions().stream().filter(r -> server.equals(r.server())).count();
-    LOG.warn("region server {} is gone; its {} regions are unavailable until it returns", server, hosted);
+    LOG.warn("region server {} is gone; its {} regions are unavailable until it returns or its members are rebuilt",
+        server, hosted);
   }
 
   /**
@@ -260,6 +268,7 @@ public final class Master {
     if (target == null) {
       Map<ServerName, Integer> load = load();
       load.remove(r.server());
+      load.keySet().removeIf(servers::isDecommissioned);
       target = load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
           .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey)
           .orElseThrow(() -> new DoNotRetryIOException("no other region server to move "
@@ -314,8 +323,9 @@ public final class Master {
       LOG.warn("no balancing while the transactions in flight cannot be read: {}", e.getMessage());
       return List.of();
     }
+    // Decommissioned servers keep what they have (offloading is re-replication's) and get nothing new.
     Map<ServerName, List<RegionInfo>> assignment = new HashMap<>();
-    for (ServerName s : servers.live()) {
+    for (ServerName s : servers.placeable()) {
       assignment.put(s, new ArrayList<>());
     }
     for (RegionRecord r : catalog.allRegions()) {
@@ -348,24 +358,8 @@ public final class Master {
    */
   public int balance() throws InterruptedException {
     synchronized (balanceLock) {
-      return balanceNow();
+      return BalanceRun.run(this, balancePauseMillis);
     }
-  }
-
-  private int balanceNow() throws InterruptedException {
-    int done = 0;
-    for (Balancer.Move m : balancePlan()) {
-      if (done > 0) {
-        Thread.sleep(balancePauseMillis);
-      }
-      try {
-        move(m.region().getRegionName(), m.to());
-        done++;
-      } catch (IOException e) {
-        LOG.warn("balancer move of {} failed: {}", m.region().getRegionNameAsString(), e.toString());
-      }
-    }
-    return done;
   }
 
   /** A region by full region name or encoded name. */
@@ -385,8 +379,10 @@ public final class Master {
     }
   }
 
+  /** The live server with the fewest regions that may take new ones (not decommissioned). */
   private Optional<ServerName> leastLoaded() {
     Map<ServerName, Integer> load = load();
+    load.keySet().removeIf(servers::isDecommissioned);
     return load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
         .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey);
   }
@@ -444,8 +440,9 @@ public final class Master {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
     List<RegionInfo> regions = RegionLayout.of(name, splitKeys, nextRegionId());
-    if (servers.live().isEmpty()) {
-      throw new PleaseHoldException("no region server is online yet");
+    if (servers.placeable().isEmpty()) {
+      throw new PleaseHoldException(servers.live().isEmpty() ? "no region server is online yet"
+          : "every region server online is decommissioned: none may take new regions");
     }
     catalog.putTable(desc);
     catalog.setState(name, TableState.State.ENABLING);

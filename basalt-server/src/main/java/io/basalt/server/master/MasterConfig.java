@@ -8,40 +8,46 @@ import io.basalt.server.config.ReplicationKeys;
  * {@code balancerPeriodMillis} and a few seconds after a server joins, making one move every
  * {@code balancePauseMillis} (paper §IV.C: clients feel one short blip at a time). With {@code replication}
  * new regions get {@code replicationFactor} copies unless their table sets REGION_REPLICATION; without it
- * (standalone: one region server) every region has one copy.
+ * (standalone: one region server) every region has one copy. A region server gone for
+ * {@code rereplicateAfterMillis} has its members rebuilt on other servers.
  */
 public record MasterConfig(String host, int port, String zookeeper, String root, String hbaseZnodeParent,
     int sessionTimeoutMillis, long balancerPeriodMillis, long balancePauseMillis, boolean replication,
-    int replicationFactor) {
+    int replicationFactor, long rereplicateAfterMillis) {
   public static final int DEFAULT_PORT = 16000;
 
   public static MasterConfig defaults(String zookeeper) {
     return new MasterConfig("127.0.0.1", DEFAULT_PORT, zookeeper, "/basalt", "/hbase", 20_000, 300_000, 3_000,
-        true, ReplicationKeys.FACTOR.defaultValue());
+        true, ReplicationKeys.FACTOR.defaultValue(), ReplicationKeys.REREPLICATE_AFTER.defaultValue());
   }
 
   public MasterConfig withAddress(String h, int p) {
     return new MasterConfig(h, p, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, balancerPeriodMillis,
-        balancePauseMillis, replication, replicationFactor);
+        balancePauseMillis, replication, replicationFactor, rereplicateAfterMillis);
   }
 
   public MasterConfig withZnodeParent(String parent) {
     return new MasterConfig(host, port, zookeeper, root, parent, sessionTimeoutMillis, balancerPeriodMillis,
-        balancePauseMillis, replication, replicationFactor);
+        balancePauseMillis, replication, replicationFactor, rereplicateAfterMillis);
   }
 
   public MasterConfig withSessionTimeout(int millis) {
     return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, millis, balancerPeriodMillis,
-        balancePauseMillis, replication, replicationFactor);
+        balancePauseMillis, replication, replicationFactor, rereplicateAfterMillis);
   }
 
   public MasterConfig withReplicationFactor(int factor) {
     return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, balancerPeriodMillis,
-        balancePauseMillis, replication, factor);
+        balancePauseMillis, replication, factor, rereplicateAfterMillis);
   }
 
   public MasterConfig withBalancer(long periodMillis, long pauseMillis) {
     return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, periodMillis,
-        pauseMillis, replication, replicationFactor);
+        pauseMillis, replication, replicationFactor, rereplicateAfterMillis);
+  }
+
+  public MasterConfig withRereplicateAfter(long millis) {
+    return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, balancerPeriodMillis,
+        balancePauseMillis, replication, replicationFactor, millis);
   }
 }

@@ -2,6 +2,7 @@ package io.basalt.server.master;
 
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.DecommissionedServers;
 import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.PrefetchReports;
@@ -45,6 +46,8 @@ public final class MasterNode implements AutoCloseable {
   private static final int MAX_REQUEST_BYTES = 256 << 20;
   private static final int CONTROL_TIMEOUT_MILLIS = 120_000;
   private static final long JOIN_BALANCE_DELAY_SECONDS = 3;
+  /** How often re-replication looks for members to rebuild (planning reads the catalog in memory). */
+  private static final long REPAIR_PERIOD_MILLIS = 2_000;
 
   private final Resources resources = new Resources();
   private final MasterConfig config;
@@ -57,6 +60,8 @@ public final class MasterNode implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-master-events"));
   private final ScheduledExecutorService balancer =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-balancer"));
+  private final ScheduledExecutorService repairs =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-rereplication"));
   private final CountDownLatch active = new CountDownLatch(1);
   private final Runnable onLeadershipLost;
   private volatile Catalog catalog;
@@ -76,6 +81,7 @@ public final class MasterNode implements AutoCloseable {
       rpcClient = track(new RpcClient("basalt-master", 5_000));
       track(() -> {
         balancer.shutdownNow();
+        repairs.shutdownNow();
         events.shutdownNow();
         events.awaitTermination(10, TimeUnit.SECONDS);
       });
@@ -133,11 +139,23 @@ public final class MasterNode implements AutoCloseable {
       }
       Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()),
           new PrefetchReports(zk, config.root()), config.balancePauseMillis(), primaries, config.replicationFactor());
+      ReplicaRepairChore repair = new ReplicaRepairChore(m, m.views(), config.rereplicateAfterMillis(), () -> !closing);
+      m.replicas().reportRepairs(repair::lastPlan);
+      Runnable repairNow = () -> {
+        try {
+          repairs.execute(() -> runRepair(repair));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+          // this master is stopping
+        }
+      };
+      Decommissioning decommissioning = new Decommissioning(
+          new DecommissionedServers(zk, config.hbaseZnodeParent()), m, repairNow, repairs);
+      decommissioning.load();
       MetaView meta = new MetaView(c, primaries);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
-          MasterService.BlockingInterface.class, "MasterService", new MasterServiceHandler(m))));
+          MasterService.BlockingInterface.class, "MasterService", new MasterServiceHandler(m, decommissioning))));
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
           ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(
@@ -145,8 +163,11 @@ public final class MasterNode implements AutoCloseable {
           new ClientMetaServiceHandler(c::clusterId, () -> name, () -> name))));
       dispatcher.markReady();
       master = m;
-      watchServers(m);
+      watchServers(m, repairNow);
       events.scheduleWithFixedDelay(m::retryReconcile, 2, 2, TimeUnit.SECONDS);
+      // Also without replication: a decommissioned server's regions are moved away by the same chore.
+      repairs.scheduleWithFixedDelay(() -> runRepair(repair), REPAIR_PERIOD_MILLIS, REPAIR_PERIOD_MILLIS,
+          TimeUnit.MILLISECONDS);
       balancer.scheduleWithFixedDelay(() -> runBalancer(m), config.balancerPeriodMillis(),
           config.balancerPeriodMillis(), TimeUnit.MILLISECONDS);
       registry().publish(c.clusterId(), name, -1, name);
@@ -159,20 +180,20 @@ public final class MasterNode implements AutoCloseable {
   }
 
   /** Region servers come and go as ephemeral znodes; each change is handled in order on the event thread. */
-  private void watchServers(Master m) throws Exception {
+  private void watchServers(Master m, Runnable repairNow) throws Exception {
     String dir = config.root() + "/servers";
     zk.create().orSetData().creatingParentsIfNeeded().forPath(dir);
     CuratorCache cache = CuratorCache.build(zk, dir);
     cache.listenable().addListener(CuratorCacheListener.builder()
-        .forCreatesAndChanges((old, node) -> serverEvent(m, dir, node.getPath(), true))
-        .forDeletes(node -> serverEvent(m, dir, node.getPath(), false))
+        .forCreatesAndChanges((old, node) -> serverEvent(m, dir, node.getPath(), true, repairNow))
+        .forDeletes(node -> serverEvent(m, dir, node.getPath(), false, repairNow))
         .forInitialized(() -> events.execute(m::reconcile))
         .build());
     cache.start();
     track(cache::close);
   }
 
-  private void serverEvent(Master m, String dir, String path, boolean up) {
+  private void serverEvent(Master m, String dir, String path, boolean up, Runnable repairNow) {
     if (path.length() <= dir.length() + 1) {
       return;
     }
@@ -184,11 +205,24 @@ public final class MasterNode implements AutoCloseable {
         if (joined) {
           // A server that joins gets its fair share soon, one move at a time.
           balancer.schedule(() -> runBalancer(m), JOIN_BALANCE_DELAY_SECONDS, TimeUnit.SECONDS);
+          // A degraded region (placed while too few servers were up) gains its missing members now.
+          repairNow.run();
         }
       } else {
         m.serverDown(server);
       }
     });
+  }
+
+  private static void runRepair(ReplicaRepairChore repair) {
+    try {
+      int steps = repair.run();
+      if (steps > 0) {
+        LOG.info("re-replication made {} changes", steps);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("re-replication run failed", e);
+    }
   }
 
   private static void runBalancer(Master m) {

@@ -35,11 +35,13 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  */
 public final class MasterServiceHandler {
   private final Master master;
+  private final Decommissioning decommissioning;
   private final AtomicLong procedureIds = new AtomicLong();
   private final Map<Long, IOException> procedures = new ConcurrentHashMap<>();
 
-  public MasterServiceHandler(Master master) {
+  MasterServiceHandler(Master master, Decommissioning decommissioning) {
     this.master = master;
+    this.decommissioning = decommissioning;
   }
 
   @FunctionalInterface
@@ -348,7 +350,7 @@ public final class MasterServiceHandler {
     if (!master.balancerOn()) {
       return BalanceResponse.newBuilder().setBalancerRan(false).build();
     }
-    int planned = master.balancePlan().size();
+    int planned = master.balancePlan().size() + master.views().memberBalancePlan().size();
     if (r.getDryRun()) {
       return BalanceResponse.newBuilder().setBalancerRan(true).setMovesCalculated(planned).build();
     }
@@ -363,6 +365,33 @@ public final class MasterServiceHandler {
 
   public SetBalancerRunningResponse setBalancerRunning(CallController c, SetBalancerRunningRequest r) {
     return SetBalancerRunningResponse.newBuilder().setPrevBalanceValue(master.setBalancerOn(r.getOn())).build();
+  }
+
+  // ---------------------------------------------------------------- decommission (HBase's "draining" servers)
+
+  public DecommissionRegionServersResponse decommissionRegionServers(CallController c,
+      DecommissionRegionServersRequest r) throws IOException {
+    decommissioning.decommission(r.getServerNameList().stream().map(ProtobufUtil::toServerName).toList(),
+        r.getOffload());
+    return DecommissionRegionServersResponse.getDefaultInstance();
+  }
+
+  public ListDecommissionedRegionServersResponse listDecommissionedRegionServers(CallController c,
+      ListDecommissionedRegionServersRequest r) throws IOException {
+    ListDecommissionedRegionServersResponse.Builder b = ListDecommissionedRegionServersResponse.newBuilder();
+    decommissioning.list().forEach(s -> b.addServerName(ProtobufUtil.toServerName(s)));
+    return b.build();
+  }
+
+  public RecommissionRegionServerResponse recommissionRegionServer(CallController c,
+      RecommissionRegionServerRequest r) throws IOException {
+    if (!r.hasServerName()) {
+      throw new org.apache.hadoop.hbase.DoNotRetryIOException("RecommissionRegionServer needs a server name");
+    }
+    // The client names regions by encoded name; Master.move takes encoded or full names.
+    decommissioning.recommission(ProtobufUtil.toServerName(r.getServerName()),
+        r.getRegionList().stream().map(spec -> spec.getValue().toByteArray()).toList());
+    return RecommissionRegionServerResponse.getDefaultInstance();
   }
 
   // ---------------------------------------------------------------- cluster

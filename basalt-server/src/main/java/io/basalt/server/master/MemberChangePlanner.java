@@ -106,33 +106,6 @@ final class MemberChangePlanner {
     }
   }
 
-  /**
-   * Drops a (returning) server's copies of replicated regions that do not list it as a member and that no
-   * transaction holds: members deleted while the server was down (their group and the catalog no longer
-   * count them; serving them would serve nothing anyone reads, and they would block a later join).
-   */
-  void dropStrayCopies(ServerName server, Set<String> held) {
-    List<String> stored;
-    try {
-      stored = servers.control(server).storedRegions();
-    } catch (IOException e) {
-      LOG.warn("cannot list the regions stored on {}: {}", server, e.getMessage());
-      return;
-    }
-    for (String encoded : stored) {
-      Optional<RegionRecord> r = catalog.region(encoded);
-      if (r.isEmpty() || !r.get().replicated() || r.get().memberOn(server).isPresent() || held.contains(encoded)) {
-        continue;
-      }
-      try {
-        LOG.info("{} is no longer a member of {}: dropping its stray copy", server, r.get().info().getRegionNameAsString());
-        servers.control(server).dropRegion(r.get().info());
-      } catch (IOException e) {
-        LOG.warn("cannot drop the stray copy of {} on {}: {}", encoded, server, e.getMessage());
-      }
-    }
-  }
-
   private static List<String> addresses(List<Member> members) {
     return members.stream().map(m -> m.server().getAddress().toString()).toList();
   }

@@ -43,6 +43,8 @@ public final class ReplicatedRegions {
   private final ServerManager servers;
   private final Primaries primaries;
   private final int defaultFactor;
+  /** The re-replication chore's last plan, once the active master runs it. */
+  private volatile java.util.function.Supplier<ReplicaRepair.Plan> repairs = () -> null;
 
   /** {@code defaultFactor} 1 with replication off (standalone: nothing is replicated). */
   ReplicatedRegions(Catalog catalog, ServerManager servers, Primaries primaries, int defaultFactor) {
@@ -91,6 +93,10 @@ public final class ReplicatedRegions {
   /** Places a new region's members on the least loaded live servers and opens them, the founder first. */
   void create(TableDescriptor table, RegionInfo info, int factor) throws IOException {
     List<ServerName> chosen = ReplicaPlacement.choose(memberLoad(), primaryLoad(), factor);
+    if (chosen.isEmpty()) {
+      throw new org.apache.hadoop.hbase.PleaseHoldException("no region server may take " + info.getRegionNameAsString()
+          + " now: none is online, or every one is decommissioned");
+    }
     if (chosen.size() < factor) {
       LOG.warn("{} gets {} of its {} copies: only {} region servers are up; it runs degraded until more join",
           info.getRegionNameAsString(), chosen.size(), factor, chosen.size());
@@ -220,7 +226,7 @@ public final class ReplicatedRegions {
     if (asked == null) {
       Map<ServerName, Integer> load = primaryLoad();
       target = r.members().stream().map(m -> servers.liveAt(m.server())).flatMap(Optional::stream)
-          .filter(s -> !s.equals(primary))
+          .filter(s -> !s.equals(primary) && !servers.isDecommissioned(s))
           .min(java.util.Comparator.<ServerName>comparingInt(s -> load.getOrDefault(s, 0))
               .thenComparing(java.util.Comparator.naturalOrder()))
           .orElseThrow(() -> new DoNotRetryIOException("no other live member of " + name + " to move its primary to"));
@@ -309,7 +315,7 @@ public final class ReplicatedRegions {
         }
         for (Member m : r.members()) {
           Optional<ServerName> s = servers.liveAt(m.server());
-          if (s.isPresent() && load.get(s.get()) + 1 < load.get(busiest)
+          if (s.isPresent() && !servers.isDecommissioned(s.get()) && load.get(s.get()) + 1 < load.get(busiest)
               && (best == null || load.get(s.get()) < load.get(best.to()))) {
             best = new Balancer.Move(r.info(), busiest, s.get());
           }
@@ -343,6 +349,22 @@ public final class ReplicatedRegions {
     return n;
   }
 
+  void reportRepairs(java.util.function.Supplier<ReplicaRepair.Plan> lastPlan) {
+    repairs = lastPlan;
+  }
+
+  /** Members due to be rebuilt on other servers now (re-replication still to do), as of the last plan. */
+  public int membersToRebuild() {
+    ReplicaRepair.Plan p = repairs.get();
+    return p == null ? 0 : p.due();
+  }
+
+  /** Members not serving now: on servers that are down (however briefly) or never placed, as of the last plan. */
+  public int membersMissing() {
+    ReplicaRepair.Plan p = repairs.get();
+    return p == null ? 0 : p.missing();
+  }
+
   /** The member its group elected, as reported, or the founding member before any report. */
   public ServerName primaryOf(RegionRecord r) {
     Optional<ServerName> reported = primaries.primary(r.info().getEncodedName());
@@ -367,10 +389,10 @@ public final class ReplicatedRegions {
     return taken;
   }
 
-  /** Members per live server (an unreplicated region counts as one member where it is). */
+  /** Members per placeable server (an unreplicated region counts as one member where it is). */
   private Map<ServerName, Integer> memberLoad() {
     Map<ServerName, Integer> load = new HashMap<>();
-    for (ServerName s : servers.live()) {
+    for (ServerName s : servers.placeable()) {
       load.put(s, 0);
     }
     for (RegionRecord r : catalog.allRegions()) {
@@ -380,7 +402,7 @@ public final class ReplicatedRegions {
       List<ServerName> on = r.replicated() ? r.members().stream().map(Member::server).toList()
           : r.server() == null ? List.of() : List.of(r.server());
       for (ServerName s : on) {
-        servers.liveAt(s).ifPresent(live -> load.merge(live, 1, Integer::sum));
+        servers.liveAt(s).filter(load::containsKey).ifPresent(live -> load.merge(live, 1, Integer::sum));
       }
     }
     return load;

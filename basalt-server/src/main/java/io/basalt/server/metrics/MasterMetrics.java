@@ -48,6 +48,17 @@ public final class MasterMetrics {
     Gauge.builder("basalt.master.regions.degraded", master, s -> s.get() == null ? 0 : s.get().replicas().degradedRegions())
         .description("Open regions with fewer copies on live servers than their table's REGION_REPLICATION")
         .register(r);
+    Gauge.builder("basalt.master.members.rebuilding", master, s -> s.get() == null ? 0 : s.get().replicas().membersToRebuild())
+        .description("Region members due to be rebuilt on other servers (their server gone longer than "
+            + "basalt.replication.rereplicate.after, or decommissioned, or never placed): re-replication still to do")
+        .register(r);
+    Gauge.builder("basalt.master.members.missing", master, s -> s.get() == null ? 0 : s.get().replicas().membersMissing())
+        .description("Region members not serving: on servers that are down however briefly, or never placed")
+        .register(r);
+    Gauge.builder("basalt.master.servers.decommissioned", master,
+            s -> s.get() == null ? 0 : s.get().servers().decommissioned().size())
+        .description("Region servers decommissioned (Admin.decommissionRegionServers): they take no new regions")
+        .register(r);
     FunctionCounter.builder("basalt.master.splits", master, s -> s.get() == null ? 0 : s.get().history().splitCount())
         .description("Splits finished by this master").register(r);
     FunctionCounter.builder("basalt.master.moves", master, s -> s.get() == null ? 0 : s.get().history().moveCount())

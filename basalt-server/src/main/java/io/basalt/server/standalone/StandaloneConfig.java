@@ -78,7 +78,8 @@ public record StandaloneConfig(BasaltConfig settings) {
     }
     return new MasterConfig(host(), masterPort(), zookeeper, settings.get(ZooKeeperKeys.BASALT_ROOT), zookeeperParent(),
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), settings.get(BalancerKeys.PERIOD),
-        settings.get(BalancerKeys.MOVE_PAUSE), false, 1);
+        settings.get(BalancerKeys.MOVE_PAUSE), false, 1,
+        ReplicationKeys.REREPLICATE_AFTER.defaultValue());
   }
 
   /** The region server's settings, given the embedded ZooKeeper's connect string. */

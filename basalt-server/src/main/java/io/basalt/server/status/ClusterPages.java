@@ -32,7 +32,8 @@ final class ClusterPages {
     double rate = servers.stream().mapToDouble(ClusterStatus.Server::requestsPerSecond).sum();
     h.facts("Active master", new Html.Code(status.activeMaster()), "Cluster id", new Html.Code(status.clusterId()),
         "Region servers", live + " live of " + servers.size(), "Tables", tables.size(), "Regions", regions,
-        "Requests", Html.rate(rate));
+        "Requests", Html.rate(rate), "Re-replication", rebuilding(status.rebuilding()),
+        "Decommissioned", status.decommissioned().isEmpty() ? "none" : String.join(", ", status.decommissioned()));
 
     h.h2("Region servers");
     List<List<Object>> rows = new ArrayList<>();
@@ -55,6 +56,13 @@ final class ClusterPages {
     h.h2("Recent splits and moves");
     operations(h, status.recentOperations());
     return InfoServer.Response.html(200, h.finish());
+  }
+
+  private static String rebuilding(ClusterStatus.Rebuilding r) {
+    if (r.due() == 0 && r.missing() == 0) {
+      return "every region member serving";
+    }
+    return r.due() + " members to rebuild on other servers, " + r.missing() + " not serving";
   }
 
   /** A row key, or a marker for the empty key at either end of a table. */

@@ -28,6 +28,14 @@ public interface ClusterStatus {
   /** The recent splits and moves, newest first. */
   List<Operation> recentOperations();
 
+  /** Re-replication: region members due to be rebuilt elsewhere, and members not serving now. */
+  record Rebuilding(int due, int missing) {}
+
+  Rebuilding rebuilding();
+
+  /** Decommissioned region servers (HOST:PORT), which take no new regions. */
+  List<String> decommissioned();
+
   /** A region server as the master sees it. {@code statusUrl} is its status page, null if unknown. */
   record Server(String name, boolean live, int regions, double requestsPerSecond, String statusUrl) {}
 

@@ -173,4 +173,16 @@ public final class MasterClusterStatus implements ClusterStatus {
     }
     return out;
   }
+
+  @Override
+  public Rebuilding rebuilding() {
+    Master m = master.get();
+    return m == null ? new Rebuilding(0, 0) : new Rebuilding(m.replicas().membersToRebuild(), m.replicas().membersMissing());
+  }
+
+  @Override
+  public List<String> decommissioned() {
+    Master m = master.get();
+    return m == null ? List.of() : m.servers().decommissioned().keySet().stream().map(Object::toString).sorted().toList();
+  }
 }
