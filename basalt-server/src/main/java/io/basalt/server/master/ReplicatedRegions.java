@@ -105,10 +105,15 @@ public final class ReplicatedRegions {
    * returns). With {@code create} the first member founds the group and the others join it.
    */
   void open(TableDescriptor table, RegionRecord r, boolean create) throws IOException {
+    open(table, r, create, List.of());
+  }
+
+  /** As {@link #open(TableDescriptor, RegionRecord, boolean)}, leaving {@code except} alone (a change owns them). */
+  void open(TableDescriptor table, RegionRecord r, boolean create, List<Member> except) throws IOException {
     IOException failed = null;
     for (Member m : r.members()) {
       Optional<ServerName> live = servers.liveAt(m.server());
-      if (live.isEmpty()) {
+      if (live.isEmpty() || except.stream().anyMatch(e -> e.isOn(m.server()))) {
         continue;
       }
       try {
