@@ -8,8 +8,11 @@ import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.SplitTxn;
 import io.basalt.server.master.protocol.Txn;
 import java.io.IOException;
+import io.basalt.server.catalog.Member;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.PleaseHoldException;
 import org.apache.hadoop.hbase.TableName;
@@ -42,6 +45,24 @@ final class InFlight {
       }
     }
     return held;
+  }
+
+  /**
+   * For each region that a member change in flight holds, the members that only the change opens and
+   * closes ({@link MemberTxn#ownMembers()}); assignment may open the region's other members.
+   */
+  Map<String, List<Member>> ownedMembers() throws IOException {
+    Map<String, List<Member>> owned = new HashMap<>();
+    for (byte[] record : transactions.all().values()) {
+      try {
+        if (Txn.parse(record) instanceof MemberTxn m) {
+          owned.put(m.region().getEncodedName(), m.ownMembers());
+        }
+      } catch (IOException unreadable) {
+        // logged when the master recovers transactions
+      }
+    }
+    return owned;
   }
 
   /** Refuses to start on a region that a split or move in flight holds. */

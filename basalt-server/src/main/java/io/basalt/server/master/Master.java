@@ -139,10 +139,12 @@ public final class Master {
   public synchronized void reconcile() {
     reconcilePending = !recovery.recoverAll();
     Set<String> held;
+    Map<String, List<io.basalt.server.catalog.Member>> owned;
     try {
       // A region a transaction still holds is its protocol's to open (and another server's copy of it may be
-      // stale): never assigned here.
+      // stale): never assigned here, except the members a member change does not own (its group needs them).
       held = inFlight.held();
+      owned = inFlight.ownedMembers();
     } catch (IOException e) {
       reconcilePending = true;
       LOG.warn("no assignment while the transactions in flight cannot be read: {}", e.getMessage());
@@ -155,12 +157,13 @@ public final class Master {
         continue;
       }
       for (RegionRecord r : catalog.regions(t.getTableName())) {
-        if (!RegionRecord.OPEN.equals(r.state()) || held.contains(r.info().getEncodedName())) {
+        String encoded = r.info().getEncodedName();
+        if (!RegionRecord.OPEN.equals(r.state()) || (held.contains(encoded) && !owned.containsKey(encoded))) {
           continue;
         }
         try {
           if (r.replicated()) {
-            groups.add(new ReplicatedRegions.Opening(t, r));
+            groups.add(new ReplicatedRegions.Opening(t, r, owned.getOrDefault(encoded, List.of())));
             continue;
           }
           Optional<ServerName> where = servers.isLive(r.server()) ? Optional.of(r.server()) : servers.liveAt(r.server());

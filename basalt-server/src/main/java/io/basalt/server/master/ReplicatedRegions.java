@@ -121,10 +121,15 @@ public final class ReplicatedRegions {
    * returns). With {@code create} the first member founds the group and the others join it.
    */
   void open(TableDescriptor table, RegionRecord r, boolean create) throws IOException {
+    open(table, r, create, List.of());
+  }
+
+  /** As {@link #open(TableDescriptor, RegionRecord, boolean)}, leaving {@code except} alone (a change owns them). */
+  void open(TableDescriptor table, RegionRecord r, boolean create, List<Member> except) throws IOException {
     IOException failed = null;
     for (Member m : r.members()) {
       Optional<ServerName> live = servers.liveAt(m.server());
-      if (live.isEmpty()) {
+      if (live.isEmpty() || except.stream().anyMatch(e -> e.isOn(m.server()))) {
         continue;
       }
       try {
@@ -143,8 +148,8 @@ public final class ReplicatedRegions {
     }
   }
 
-  /** A replicated region to open on the live servers of its members. */
-  record Opening(TableDescriptor table, RegionRecord region) {}
+  /** A replicated region to open on the live servers of its members, but for those a member change owns. */
+  record Opening(TableDescriptor table, RegionRecord region, List<Member> except) {}
 
   /**
    * Opens many regions' members at once, as reconciliation does when a server returns: a member that came
@@ -166,7 +171,7 @@ public final class ReplicatedRegions {
       for (Opening o : regions) {
         opened.add(pool.submit(() -> {
           try {
-            open(o.table(), o.region(), false);
+            open(o.table(), o.region(), false, o.except());
             return true;
           } catch (IOException | RuntimeException e) {
             LOG.warn("cannot open {} yet: {}", o.region().info().getRegionNameAsString(), e.toString());

@@ -239,8 +239,9 @@ public sealed interface Action {
   /**
    * Master: the region's member list in the catalog (RegionMap and meta) becomes {@code members}, its state
    * unchanged. A new member is listed, with its reserved replication port, before it starts; an old one is
-   * unlisted only once its group no longer counts it. The live members are told the new list (for the
-   * primary they name to clients); the catalog stays the record.
+   * unlisted only once its group no longer counts it. Region servers are not told: a member learns the list
+   * when it is next opened (until then a secondary that does not know the new primary answers
+   * NotServingRegionException instead of naming it, and the client looks the region up again).
    */
   record PublishMembers(RegionInfo region, List<Member> members) implements Action {
     public PublishMembers {

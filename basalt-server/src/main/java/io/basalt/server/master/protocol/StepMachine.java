@@ -3,7 +3,7 @@ package io.basalt.server.master.protocol;
 import java.util.Optional;
 
 /**
- * What split and move share: one outstanding action per stage, checked when it is reported, and the
+ * What split, move and member change share: one outstanding action per stage, checked when it is reported, and the
  * outcome. Subclasses map each stage to its action and decide where success and failure lead.
  */
 abstract class StepMachine<S extends Enum<S>> {

@@ -1,17 +1,19 @@
 /**
- * Split and move as pure state machines (ARCHITECTURE §4, paper §III.D-E), in the style of etcd's raft
+ * Split, move and replica-group member changes as pure state machines (ARCHITECTURE §4, paper §III.D-E;
+ * {@link ReplaceMemberProtocol} for a replicated region's copies), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
  * network, files, threads or clocks.
  *
  * <h2>Driving a protocol</h2>
  * <pre>
- *   Protocol p = SplitProtocol.begin(...)  |  MoveProtocol.begin(...)  |  Protocol.recover(znodeBytes)
+ *   Protocol p = SplitProtocol.begin(...) | MoveProtocol.begin(...) | ReplaceMemberProtocol.begin(...)
+ *              | Protocol.recover(znodeBytes)
  *   while (p.next().isPresent()) {
  *     Action a = p.next().get();
  *     try { p.completed(a, execute(a)); }            // Result.DONE, or the result the action asks for
  *     catch (IOException e) { p.failed(a, e.toString()); back off, maybe wait for a server to return; }
  *   }
- *   p.outcome()  // SPLIT | MOVED | ROLLED_BACK | REFUSED, with a reason
+ *   p.outcome()  // SPLIT | MOVED | REPLACED | ROLLED_BACK | REFUSED, with a reason
  * </pre>
  * One action is outstanding at a time; {@link Protocol#next()} returns the same instance until it is
  * reported. Each action says where it runs ({@link Site}): the master (ZooKeeper and the catalog) or one
@@ -29,7 +31,8 @@
  *       Protocol.recover} on what ZooKeeper now holds (a missing znode means nothing is left to do).
  *   <li>A region named in a transaction in flight belongs to it: no split, move, balance, assignment or
  *       close may start on it until the transaction's znode is deleted. Assignment of a returning server
- *       opens only regions the catalog says are OPEN on it (never SPLITTING or MOVING ones).
+ *       opens only regions the catalog says are OPEN on it (never SPLITTING or MOVING ones); of a region
+ *       whose members are changing, only the members the change does not own ({@link MemberTxn#ownMembers}).
  *   <li>A region server runs control calls for one region one at a time (a call from a master that has
  *       since died may still be running when the new master repeats or undoes it).
  * </ul>
@@ -39,6 +42,8 @@
  * is published, by a server no client has been told about. Every acknowledged write stays in the
  * directory of the region, on the server, that the catalog routes its key to: a split parent's files go
  * only after both daughters are cloned durably and published, a moved region's source copy only after the
- * target has opened it and the catalog maps it there.
+ * target has opened it and the catalog maps it there. For a replicated region: every majority of its JE
+ * group holds every acknowledged write, a member counts as a copy only once it holds what its primary had
+ * committed, and no directory of a member the catalog lists is dropped.
  */
 package io.basalt.server.master.protocol;
