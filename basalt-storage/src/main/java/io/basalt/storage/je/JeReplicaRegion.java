@@ -1,6 +1,7 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.StateChangeEvent;
@@ -161,6 +162,38 @@ final class JeReplicaRegion implements ReplicatedRegion {
     } catch (RuntimeException e) {
       throw new io.basalt.storage.error.StorageException("removing member " + nodeName + " of group "
           + membership.groupName() + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Every member must hold the barrier before the primary's commit returns; written to their OS first. */
+  private static final com.sleepycat.je.TransactionConfig BARRIER = Transactions.config(
+      new com.sleepycat.je.Durability(com.sleepycat.je.Durability.SyncPolicy.WRITE_NO_SYNC,
+          com.sleepycat.je.Durability.SyncPolicy.WRITE_NO_SYNC, com.sleepycat.je.Durability.ReplicaAckPolicy.ALL));
+
+  @Override
+  public long sealForSplit() {
+    if (role != ReplicaRole.PRIMARY) {
+      throw new io.basalt.storage.error.NotPrimaryException("sealing " + membership.groupName() + " for a split "
+          + "refused: " + membership.nodeName() + " is not its primary", primary);
+    }
+    region.seal(BARRIER);
+    return lastLogPosition();
+  }
+
+  @Override
+  public void unseal() {
+    region.unseal();
+  }
+
+  @Override
+  public long lastLogPosition() {
+    try {
+      return RepInternal.getNonNullRepImpl(env).getVLSNIndex().getRange().getLast().getSequence();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("reading the log position of " + membership.nodeName(), e);
+    } catch (IllegalStateException e) {
+      throw new io.basalt.storage.error.RegionClosedException("member " + membership.nodeName() + " of "
+          + membership.groupName() + " is closed", e);
     }
   }
 

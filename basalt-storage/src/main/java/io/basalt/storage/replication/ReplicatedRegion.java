@@ -29,4 +29,23 @@ public interface ReplicatedRegion extends Region {
 
   /** On the primary: removes a member from the group for good (it must not be running). */
   void removeMember(String nodeName);
+
+  /**
+   * On the primary, before a split: stops writes for good (writes in flight finish, later ones are refused
+   * with {@link io.basalt.storage.error.RegionClosedException}, maintenance stops, closing writes nothing),
+   * then commits a barrier that every member of the group must acknowledge. Returns the barrier's log
+   * position: each member's log ends there once it has it. Throws
+   * {@link io.basalt.storage.error.ReplicasUnavailableException} (writes resume) if a member does not
+   * acknowledge within a few seconds.
+   */
+  long sealForSplit();
+
+  /** Lifts {@link #sealForSplit}: the split was called off, the primary takes writes again. */
+  void unseal();
+
+  /**
+   * The position (JE's VLSN) of the last entry this member's log holds: members of a sealed group must
+   * all report the barrier's before they are cloned.
+   */
+  long lastLogPosition();
 }
