@@ -49,7 +49,7 @@ public final class ControlEndpoint {
         .register("replicationPort", a -> new ControlCodec.Writer().number(rs.replicationPort(a.region(), a.numbers()))
             .toBytes())
         .register("openMember", a -> {
-          rs.openMember(a.region(), a.table(), a.members(), a.number() != 0);
+          rs.openMember(a.region(), a.table(), a.string(), a.members(), a.number() != 0);
           return none;
         })
         .register("transferPrimary", a -> {

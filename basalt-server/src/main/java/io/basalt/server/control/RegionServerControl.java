@@ -37,9 +37,11 @@ public interface RegionServerControl {
    * elects it). {@code create}: the region is new, so the member may start empty (the first member of
    * {@code members} founds the group, the others join it). Otherwise a member whose data is missing here
    * joins its group empty and is refilled from the others before it serves; with no other member it is
-   * refused, as in {@link #openRegion}.
+   * refused, as in {@link #openRegion}. {@code group}: the name of its JE group ({@code RegionRecord.group()}).
+   * The member serves only the region's key range, even while its log still holds a split parent's.
    */
-  void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create) throws IOException;
+  void openMember(RegionInfo region, TableDescriptor table, String group, List<Member> members, boolean create)
+      throws IOException;
 
   /**
    * On the server of a replicated region's primary: hands the primary role to the member on {@code target}

@@ -37,9 +37,9 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
-  public void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create)
-      throws IOException {
-    client.call("openMember", new ControlCodec.Writer().region(region).table(table).members(members)
+  public void openMember(RegionInfo region, TableDescriptor table, String group, List<Member> members,
+      boolean create) throws IOException {
+    client.call("openMember", new ControlCodec.Writer().region(region).table(table).string(group).members(members)
         .number(create ? 1 : 0).toBytes());
   }
 

@@ -112,7 +112,7 @@ public final class ReplicatedRegions {
         continue;
       }
       try {
-        servers.control(live.get()).openMember(r.info(), table, r.members(), create);
+        servers.control(live.get()).openMember(r.info(), table, r.group(), r.members(), create);
       } catch (IOException e) {
         if (create && m == r.members().get(0)) {
           throw e; // no group to join

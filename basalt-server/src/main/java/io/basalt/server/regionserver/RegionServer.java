@@ -381,8 +381,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
-  public void openMember(RegionInfo info, TableDescriptor table, List<Member> members, boolean create)
-      throws IOException {
+  public void openMember(RegionInfo info, TableDescriptor table, String group, List<Member> members,
+      boolean create) throws IOException {
     ReplicationPorts p = ports();
     synchronized (lock(info.getEncodedName())) {
       HostedRegion open = regions.get(info.getEncodedName());
@@ -400,7 +400,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         LOG.info("member {} of {} is {} (primary: {})", self.nodeName(), encoded, role, primary.orElse("none"));
         primaries.roleChanged(encoded);
       };
-      ReplicatedRegion store = MemberOpener.open(engine, regionDir(info), info, table, members, self, p.host(), create,
+      ReplicatedRegion store = MemberOpener.open(engine, regionDir(info), info, table, group, members, self, p.host(), create,
           onRole);
       p.inUse(encoded, self.port());
       movedTo.remove(encoded);
