@@ -7,7 +7,7 @@ import java.util.Optional;
  * A split or move as a pure state machine (see the package documentation for the driver's loop and
  * rules). Not thread-safe: one driver thread owns a protocol.
  */
-public sealed interface Protocol permits SplitProtocol, MoveProtocol {
+public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol {
   /** The transaction's id (its znode name). */
   String id();
 
@@ -58,6 +58,9 @@ public sealed interface Protocol permits SplitProtocol, MoveProtocol {
     Txn txn = Txn.parse(record);
     if (txn instanceof SplitTxn split) {
       return SplitProtocol.recover(split);
+    }
+    if (txn instanceof GroupSplitTxn groupSplit) {
+      return GroupSplitProtocol.recover(groupSplit);
     }
     return MoveProtocol.recover((MoveTxn) txn);
   }

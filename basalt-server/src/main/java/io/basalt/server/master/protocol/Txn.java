@@ -6,7 +6,7 @@ import java.io.IOException;
  * A split or move in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, MoveTxn {
+public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
@@ -18,9 +18,12 @@ public sealed interface Txn permits SplitTxn, MoveTxn {
     if (data.length > 0 && data[0] == SplitTxn.KIND) {
       return SplitTxn.parse(data);
     }
+    if (data.length > 0 && data[0] == GroupSplitTxn.KIND) {
+      return GroupSplitTxn.parse(data);
+    }
     if (data.length > 0 && data[0] == MoveTxn.KIND) {
       return MoveTxn.parse(data);
     }
-    throw new IOException("not a split or move transaction record");
+    throw new IOException("not a split or move transaction record (of a replicated region or not)");
   }
 }

@@ -37,8 +37,8 @@ class MoveProtocolTest {
     return MoveProtocol.begin("move-" + REGION.getEncodedName(), REGION, SOURCE, TARGET);
   }
 
-  private static Simulation simulation() {
-    return new Simulation(MoveProtocolTest::cluster, c -> begin(), List.of(SOURCE, TARGET));
+  private static Simulation<SimCluster> simulation() {
+    return new Simulation<>(MoveProtocolTest::cluster, c -> begin(), List.of(SOURCE, TARGET));
   }
 
   /** Drives a protocol, failing the actions {@code failing} picks once each, and names the actions. */
@@ -151,7 +151,7 @@ class MoveProtocolTest {
 
   @Test
   void aCrashBetweenTheOpenAndItsRecordRollsBackAndOneAfterGoesForward() {
-    Simulation sim = simulation();
+    Simulation<SimCluster> sim = simulation();
     int opened = sim.pointAfter(Action.Open.class, 1);
     assertThat(checkEnd(sim.run(List.of(new Fault(opened, Simulation.Kind.MASTER_CRASH, null)))))
         .isEqualTo("ROLLED_BACK");
@@ -184,7 +184,7 @@ class MoveProtocolTest {
   }
 
   /** Checks a finished run and names how it ended. */
-  private static String checkEnd(Run run) {
+  private static String checkEnd(Run<SimCluster> run) {
     SimCluster c = run.cluster();
     try {
       assertThat(c.txns).as("transactions left").isEmpty();

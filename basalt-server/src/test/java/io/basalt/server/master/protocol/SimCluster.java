@@ -23,7 +23,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * and pins but keeps its directories; the master then opens on it the regions the catalog says are OPEN
  * there, as assignment does.
  */
-final class SimCluster {
+final class SimCluster implements SimModel {
   static final TableName TABLE = TableName.valueOf("t");
 
   /** One catalog (RegionMap + meta) row. */
@@ -130,7 +130,8 @@ final class SimCluster {
   }
 
   /** One client write to the next key in turn; acknowledged only if the routed server serves the region. */
-  boolean write() {
+  @Override
+  public boolean write() {
     int k = writes % keys.size();
     String key = keys.get(k);
     String value = "v" + writes++;
@@ -158,12 +159,23 @@ final class SimCluster {
   // ------------------------------------------------------------------ crashes and assignment
 
   /** The server dies and comes back: open regions, pins and moved-region notes are gone; files stay. */
-  void crash(ServerName name) {
+  @Override
+  public void crash(ServerName name) {
     Server s = servers.get(name);
     s.open.clear();
     s.pinned.clear();
     s.movedTo.clear();
     assign(name);
+  }
+
+  @Override
+  public void assignAll() {
+    servers.keySet().forEach(this::assign);
+  }
+
+  @Override
+  public Map<String, byte[]> txns() {
+    return txns;
   }
 
   /** What the master does for a (returning) server: open the regions the catalog says are OPEN on it. */
@@ -187,7 +199,8 @@ final class SimCluster {
 
   // ------------------------------------------------------------------ actions
 
-  Execution execute(Action action) {
+  @Override
+  public Execution execute(Action action) {
     Execution x = new Execution();
     if (action instanceof Action.PersistTxn a) {
       return x.then(() -> txns.put(a.txn().id(), a.txn().toBytes()));
@@ -322,7 +335,8 @@ final class SimCluster {
   // ------------------------------------------------------------------ invariants
 
   /** Throws AssertionError naming the first broken invariant. */
-  void checkInvariants() {
+  @Override
+  public void checkInvariants() {
     List<ServerName> hosts = new ArrayList<>();
     List<RegionInfo> copies = new ArrayList<>();
     for (Server s : servers.values()) {

@@ -12,13 +12,13 @@ import java.util.function.Supplier;
 import org.apache.hadoop.hbase.ServerName;
 
 /**
- * Runs a protocol against a {@link SimCluster} under a schedule of faults, checking the cluster's
+ * Runs a protocol against a simulated cluster ({@link SimCluster}, {@link SimGroups}) under a schedule of faults, checking the cluster's
  * invariants after every effect. Points are numbered across the run: an action with n effects has the
  * points before each effect and the one after the last (done, not yet reported). At a point, a fault
  * can be: the master crashes (the machine is dropped; a new one recovers from the transaction store), a
  * region server crashes (and comes back; the action fails if it was running there), or the action fails.
  */
-final class Simulation {
+final class Simulation<C extends SimModel> {
   static final int MAX_ACTIONS = 200;
 
   enum Kind { MASTER_CRASH, SERVER_CRASH, FAIL }
@@ -39,7 +39,7 @@ final class Simulation {
   }
 
   /** What a run ended with. */
-  record Run(SimCluster cluster, Optional<Outcome> outcome, int points, List<Step> steps, List<Object> trace) {
+  record Run<C>(C cluster, Optional<Outcome> outcome, int points, List<Step> steps, List<Object> trace) {
     String describe() {
       StringBuilder b = new StringBuilder();
       trace.forEach(t -> b.append("\n  ").append(t));
@@ -47,11 +47,11 @@ final class Simulation {
     }
   }
 
-  private final Supplier<SimCluster> setup;
-  private final Function<SimCluster, Protocol> begin;
+  private final Supplier<C> setup;
+  private final Function<C, Protocol> begin;
   private final List<ServerName> crashable;
 
-  Simulation(Supplier<SimCluster> setup, Function<SimCluster, Protocol> begin, List<ServerName> crashable) {
+  Simulation(Supplier<C> setup, Function<C, Protocol> begin, List<ServerName> crashable) {
     this.setup = setup;
     this.begin = begin;
     this.crashable = crashable;
@@ -70,12 +70,12 @@ final class Simulation {
    * Runs every schedule of up to {@code depth} faults at increasing points, handing each finished run to
    * {@code check}. Returns how many runs there were.
    */
-  int exhaustive(int depth, Consumer<Run> check) {
+  int exhaustive(int depth, Consumer<Run<C>> check) {
     return explore(List.of(), depth, check);
   }
 
-  private int explore(List<Fault> faults, int depth, Consumer<Run> check) {
-    Run run = run(faults);
+  private int explore(List<Fault> faults, int depth, Consumer<Run<C>> check) {
+    Run<C> run = run(faults);
     check.accept(run);
     int runs = 1;
     if (faults.size() == depth) {
@@ -96,7 +96,7 @@ final class Simulation {
    * Runs {@code runs} schedules of {@code count} faults at random increasing points (seeded, so a failure
    * repeats), handing each finished run to {@code check}.
    */
-  void random(long seed, int runs, int count, Consumer<Run> check) {
+  void random(long seed, int runs, int count, Consumer<Run<C>> check) {
     java.util.Random random = new java.util.Random(seed);
     int span = run(List.of()).points() * 2;
     for (int r = 0; r < runs; r++) {
@@ -119,8 +119,8 @@ final class Simulation {
         .orElseThrow().donePoint();
   }
 
-  Run run(List<Fault> faults) {
-    SimCluster c = setup.get();
+  Run<C> run(List<Fault> faults) {
+    C c = setup.get();
     List<Object> trace = new ArrayList<>();
     try {
       return run(c, faults, trace);
@@ -131,7 +131,7 @@ final class Simulation {
     }
   }
 
-  private Run run(SimCluster c, List<Fault> faults, List<Object> trace) {
+  private Run<C> run(C c, List<Fault> faults, List<Object> trace) {
     c.checkInvariants();
     Protocol p = begin.apply(c);
     int point = 0;
@@ -152,7 +152,7 @@ final class Simulation {
           trace.add(f);
           switch (f.kind()) {
             case MASTER_CRASH -> {
-              c.servers.keySet().forEach(c::assign);
+              c.assignAll();
               p = recover(c, trace);
               reported = true;
             }
@@ -187,16 +187,16 @@ final class Simulation {
     }
     Optional<Outcome> outcome = p == null ? Optional.empty() : p.outcome();
     trace.add(outcome.isPresent() ? outcome.get() : "unknown outcome (the master crashed after the end)");
-    return new Run(c, outcome, point, steps, trace);
+    return new Run<>(c, outcome, point, steps, trace);
   }
 
   /** A new master: the transaction left in the store, if any, recovered from its record alone. */
-  private static Protocol recover(SimCluster c, List<Object> trace) {
-    if (c.txns.isEmpty()) {
+  private static Protocol recover(SimModel c, List<Object> trace) {
+    if (c.txns().isEmpty()) {
       trace.add("no transaction left");
       return null;
     }
-    Map.Entry<String, byte[]> t = c.txns.entrySet().iterator().next();
+    Map.Entry<String, byte[]> t = c.txns().entrySet().iterator().next();
     try {
       trace.add(Txn.parse(t.getValue()));
       return Protocol.recover(t.getValue());

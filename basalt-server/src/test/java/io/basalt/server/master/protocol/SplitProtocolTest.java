@@ -39,9 +39,9 @@ class SplitProtocolTest {
     return SplitProtocol.begin("split-" + PARENT.getEncodedName(), PARENT, SimCluster.server(0), row, DAUGHTER_ID);
   }
 
-  private static Simulation simulation() {
+  private static Simulation<SimCluster> simulation() {
     // rs1 only holds the neighbours: crashing it tells nothing about the split.
-    return new Simulation(SplitProtocolTest::cluster, c -> begin(c, Optional.empty()), List.of(SimCluster.server(0)));
+    return new Simulation<>(SplitProtocolTest::cluster, c -> begin(c, Optional.empty()), List.of(SimCluster.server(0)));
   }
 
   /** Drives a protocol without faults, returning the actions' names as it went. */
@@ -214,9 +214,9 @@ class SplitProtocolTest {
 
   @Test
   void aCrashRightAfterTheCloneButBeforeItIsRecordedRollsBack() {
-    Simulation sim = simulation();
+    Simulation<SimCluster> sim = simulation();
     int clone = sim.pointAfter(Action.CloseAndClone.class, 1);
-    Run run = sim.run(List.of(new Fault(clone, Simulation.Kind.MASTER_CRASH, null)));
+    Run<SimCluster> run = sim.run(List.of(new Fault(clone, Simulation.Kind.MASTER_CRASH, null)));
     assertThat(checkEnd(run)).isEqualTo("ROLLED_BACK");
     int recorded = sim.pointAfter(Action.PersistTxn.class, 2);
     run = sim.run(List.of(new Fault(recorded, Simulation.Kind.MASTER_CRASH, null)));
@@ -224,7 +224,7 @@ class SplitProtocolTest {
   }
 
   /** Checks a finished run and names how it ended. */
-  private static String checkEnd(Run run) {
+  private static String checkEnd(Run<SimCluster> run) {
     SimCluster c = run.cluster();
     try {
       assertThat(c.txns).as("transactions left").isEmpty();
