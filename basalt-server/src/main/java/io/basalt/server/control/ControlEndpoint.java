@@ -52,6 +52,18 @@ public final class ControlEndpoint {
           rs.openMember(a.region(), a.table(), a.string(), a.members(), a.number() != 0);
           return none;
         })
+        .register("sealForSplit", a -> new ControlCodec.Writer().number(rs.groupSplits().sealForSplit(a.region()))
+            .toBytes())
+        .register("closeAndCloneMember", a -> new ControlCodec.Writer()
+            .number(rs.groupSplits().closeAndCloneMember(a.region(), a.region(), a.region())).toBytes())
+        .register("foundDaughterGroup", a -> {
+          rs.groupSplits().foundDaughterGroup(a.region(), a.string(), a.members());
+          return none;
+        })
+        .register("rollBackGroupSplit", a -> {
+          rs.groupSplits().rollBackGroupSplit(a.region(), a.table(), a.region(), a.region(), a.string(), a.members());
+          return none;
+        })
         .register("transferPrimary", a -> {
           rs.transferPrimary(a.region(), a.server());
           return none;

@@ -43,6 +43,9 @@ public interface RegionServerControl {
   void openMember(RegionInfo region, TableDescriptor table, String group, List<Member> members, boolean create)
       throws IOException;
 
+  /** This server's part in splitting replicated regions. */
+  GroupSplitControl groupSplits();
+
   /**
    * On the server of a replicated region's primary: hands the primary role to the member on {@code target}
    * (up and caught up) and returns once the group has elected it; writes in flight finish or fail retriably.

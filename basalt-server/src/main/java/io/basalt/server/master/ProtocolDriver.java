@@ -10,6 +10,8 @@ import io.basalt.server.control.MoveSource;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.master.protocol.Action;
+import io.basalt.server.master.protocol.GroupSplitProtocol;
+import io.basalt.server.master.protocol.GroupSplitTxn;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.Outcome;
@@ -44,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * Protocol#recover} finishes or undoes it at the next reconciliation.
  *
  * <p>Each completed action is a crash point for tests ({@link CrashPoints}): {@code
- * master.<split|move>.recorded.<phase>} after a record is written, {@code master.<split|move>.<Action>}
+ * master.<split|gsplit|move>.recorded.<phase>} after a record is written, {@code master.<split|gsplit|move>.<Action>}
  * after any other action.
  */
 final class ProtocolDriver {
@@ -69,6 +71,7 @@ final class ProtocolDriver {
   private final TransactionStore transactions;
   private final PrefetchReports prefetches;
   private final OperationHistory history;
+  private final GroupSplitSteps groupSplits;
 
   ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
       OperationHistory history) {
@@ -77,6 +80,7 @@ final class ProtocolDriver {
     this.transactions = transactions;
     this.prefetches = prefetches;
     this.history = history;
+    this.groupSplits = new GroupSplitSteps(catalog, servers);
   }
 
   /**
@@ -124,7 +128,9 @@ final class ProtocolDriver {
     } else if (a instanceof Action.DeleteTxn d) {
       transactions.remove(d.id());
     } else if (a instanceof Action.SetRegionState s) {
-      catalog.putRegion(new RegionRecord(s.region(), liveOrRecorded(s.server()), s.state().name()));
+      Optional<RegionRecord> group = catalog.region(s.region().getEncodedName()).filter(RegionRecord::replicated);
+      catalog.putRegion(group.isPresent() ? group.get().withState(s.state().name())
+          : new RegionRecord(s.region(), liveOrRecorded(s.server()), s.state().name()));
     } else if (a instanceof Action.PublishSplit s) {
       ServerName server = liveOrRecorded(s.server());
       RegionInfo retired = RegionInfoBuilder.newBuilder(s.parent()).setOffline(true).setSplit(true).build();
@@ -166,7 +172,7 @@ final class ProtocolDriver {
     } else if (a instanceof Action.AbortMoveAway m) {
       at(m.source()).abortMoveAway(m.region(), table);
     } else {
-      throw new IllegalStateException("no driver for " + a);
+      return groupSplits.execute(a, table);
     }
     return Result.DONE;
   }
@@ -238,7 +244,8 @@ final class ProtocolDriver {
 
   private static String crashPoint(String kind, Action a) {
     if (a instanceof Action.PersistTxn r) {
-      String phase = r.txn() instanceof SplitTxn s ? s.phase().name() : ((MoveTxn) r.txn()).phase().name();
+      String phase = r.txn() instanceof SplitTxn s ? s.phase().name()
+          : r.txn() instanceof GroupSplitTxn g ? g.phase().name() : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
     return "master." + kind + "." + a.getClass().getSimpleName();
@@ -269,9 +276,11 @@ final class ProtocolDriver {
 
     Run(Protocol p) {
       this.protocol = p;
-      this.kind = p instanceof SplitProtocol ? "split" : "move";
+      this.kind = p instanceof SplitProtocol ? "split" : p instanceof GroupSplitProtocol ? "gsplit" : "move";
       if (p instanceof SplitProtocol s) {
         s.txn().ifPresent(this::describe);
+      } else if (p instanceof GroupSplitProtocol g) {
+        g.txn().ifPresent(this::describe);
       } else {
         describe(((MoveProtocol) p).txn());
       }
@@ -281,8 +290,22 @@ final class ProtocolDriver {
       long millis = (end - start) / 1_000_000;
       if (a instanceof Action.PersistTxn r) {
         describe(r.txn());
-      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close) {
+      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close || a instanceof Action.SealGroup) {
         unavailableFrom = start;
+        if (a instanceof Action.SealGroup) {
+          phases.put("seal", millis);
+        }
+      } else if (a instanceof Action.CloseAndCloneMember) {
+        phases.merge("closeAndClone", millis, Long::sum);
+      } else if (a instanceof Action.FoundDaughterGroup) {
+        phases.merge("found", millis, Long::sum);
+      } else if (a instanceof Action.PublishGroupSplit) {
+        phases.put("publish", millis);
+      } else if (a instanceof Action.OpenDaughterMember o) {
+        phases.merge("openMembers", millis, Long::sum);
+        if (o.members().get(0).isOn(o.server())) {
+          unavailableTo = end; // a daughter's founder, its first primary, serves
+        }
         if (a instanceof Action.Close) {
           phases.put("close", millis);
         }
@@ -307,6 +330,10 @@ final class ProtocolDriver {
         region = s.parent();
         from = s.server();
         to = s.server();
+      } else if (txn instanceof GroupSplitTxn g) {
+        region = g.parent();
+        from = g.primary();
+        to = g.primary();
       } else {
         MoveTxn m = (MoveTxn) txn;
         region = m.region();

@@ -64,6 +64,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile MetaSource meta;
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
+  private final MemberSplits memberSplits;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -72,6 +73,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.regionsDir = dataDir == null ? null : dataDir.resolve("regions");
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
+    this.memberSplits = new MemberSplits(this, engine);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
@@ -137,7 +139,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * Open and close of one region are serialized by its own lock, so regions open in parallel (a split's
    * two daughters, many regions at start-up) while no region is ever opened twice.
    */
-  private Object lock(String encodedName) {
+  Object lock(String encodedName) {
     return regionLocks.computeIfAbsent(encodedName, k -> new Object());
   }
 
@@ -179,7 +181,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  private void closeLocked(String encodedName) {
+  void closeLocked(String encodedName) {
     HostedRegion r = regions.remove(encodedName);
     if (r != null) {
       replicaOf.values().removeIf(encodedName::equals);
@@ -316,7 +318,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  private CloneReport closeAndCloneLocked(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+  CloneReport closeAndCloneLocked(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException {
     long start = System.nanoTime();
     closeLocked(parent.getEncodedName());
@@ -367,7 +369,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.primaries = primaries;
   }
 
-  private ReplicationPorts ports() throws IOException {
+  ReplicationPorts ports() throws IOException {
     ReplicationPorts p = ports;
     if (p == null || engine == null) {
       throw new IOException(serverName + " cannot host members of replicated regions");
@@ -412,6 +414,11 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
+  public io.basalt.server.control.GroupSplitControl groupSplits() {
+    return memberSplits;
+  }
+
+  @Override
   public void transferPrimary(RegionInfo info, ServerName target) throws IOException {
     HostedRegion r = regions.get(info.getEncodedName());
     if (r == null || !(r.store() instanceof ReplicatedRegion member) || member.role() != ReplicaRole.PRIMARY) {
@@ -432,10 +439,10 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  /** Whether this server hosts a member of a replica group of {@code region}. */
-  boolean isReplicated(RegionInfo region) {
+  /** Whether this server hosts a member of {@code region}'s replica group that is not its primary now. */
+  boolean isSecondary(RegionInfo region) {
     HostedRegion r = regions.get(region.getEncodedName());
-    return r != null && r.replicated();
+    return r != null && !r.primary();
   }
 
   /** The replicated regions whose member here is primary now. */
