@@ -82,6 +82,9 @@ final class MemberSplits implements GroupSplitControl {
           + " (" + founder.server() + " is)");
     }
     synchronized (server.lock(daughter.getEncodedName())) {
+      if (server.store(daughter.getEncodedName()) != null) {
+        return; // founded and opened before (a recovered split repeats this step)
+      }
       ReplicationPorts ports = server.ports();
       long start = System.nanoTime();
       try {

@@ -214,6 +214,9 @@ public final class JeStorageEngine implements StorageEngine {
     if (!Files.isDirectory(dir)) {
       throw new StorageException("no region directory " + dir);
     }
+    if (GroupRefounding.isRefounded(dir)) {
+      return false; // done before; the member may be open by now
+    }
     requireClosed(dir, "refounding its group");
     if (pinned.contains(key(dir))) {
       throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");

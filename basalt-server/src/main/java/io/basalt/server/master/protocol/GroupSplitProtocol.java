@@ -28,7 +28,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   PersistTxn(CLONED)                        POINT OF NO RETURN; from here on a failure repeats the action
  *   FoundDaughterGroup(A), (B)                on each daughter's founder (once, marker file)
  *   PublishGroupSplit                         parent SPLIT (keeping its members), daughters OPEN
- *   OpenDaughterMember x 2R                   per daughter, the founder first
+ *   OpenDaughterMember x 2R                   both founders first (clients write to them at once), then
+ *                                             the other members, A's and B's in turn
  *   PersistTxn(PUBLISHED)
  *   DropRegionFiles(member, parent) x R
  *   DeleteTxn                                 SPLIT
@@ -191,9 +192,10 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
           : new Action.FoundDaughterGroup(daughterB(), group, txn.membersB());
       case PUBLISH -> new Action.PublishGroupSplit(parent, daughterA(), txn.membersA(), daughterB(), txn.membersB());
       case OPEN_MEMBERS -> {
-        List<Member> of = index < n ? txn.membersA() : txn.membersB();
-        yield new Action.OpenDaughterMember(of.get(index % n).server(), index < n ? daughterA() : daughterB(), group,
-            of);
+        // A0, B0, A1, B1, ...: both daughters' founders (their first primaries) before anyone else.
+        boolean a = index % 2 == 0;
+        List<Member> of = a ? txn.membersA() : txn.membersB();
+        yield new Action.OpenDaughterMember(of.get(index / 2).server(), a ? daughterA() : daughterB(), group, of);
       }
       case RECORD_PUBLISHED -> new Action.PersistTxn(txn.at(Phase.PUBLISHED));
       case DROP_PARENT -> new Action.DropRegionFiles(members.get(index).server(), parent);

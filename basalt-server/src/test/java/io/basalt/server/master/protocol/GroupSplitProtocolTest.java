@@ -88,14 +88,14 @@ class GroupSplitProtocolTest {
   }
 
   @Test
-  void aSplitClosesTheSecondariesFirstAndOpensEachDaughterFromItsFounder() {
+  void aSplitClosesTheSecondariesFirstAndOpensBothFoundersFirst() {
     SimGroups c = cluster();
     GroupSplitProtocol p = begin(c, Optional.empty());
     assertThat(drive(c, p)).containsExactly("ChooseMidpoint(rs1)", "ChooseDaughterPorts", "PersistTxn(STARTED)",
         "SetRegionState(SPLITTING)", "SealGroup(rs1)", "CloseAndCloneMember(rs0)", "CloseAndCloneMember(rs2)",
         "CloseAndCloneMember(rs1)", "PersistTxn(CLONED)", "FoundDaughterGroup(rs1)", "FoundDaughterGroup(rs0)",
-        "PublishGroupSplit", "OpenDaughterMember(rs1)", "OpenDaughterMember(rs0)", "OpenDaughterMember(rs2)",
-        "OpenDaughterMember(rs0)", "OpenDaughterMember(rs1)", "OpenDaughterMember(rs2)", "PersistTxn(PUBLISHED)",
+        "PublishGroupSplit", "OpenDaughterMember(rs1)", "OpenDaughterMember(rs0)", "OpenDaughterMember(rs0)",
+        "OpenDaughterMember(rs1)", "OpenDaughterMember(rs2)", "OpenDaughterMember(rs2)", "PersistTxn(PUBLISHED)",
         "DropRegionFiles(rs1)", "DropRegionFiles(rs0)", "DropRegionFiles(rs2)", "DeleteTxn");
     assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.SPLIT);
     GroupSplitTxn t = p.txn().orElseThrow();
