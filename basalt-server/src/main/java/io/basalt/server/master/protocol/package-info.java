@@ -1,11 +1,13 @@
 /**
- * Split and move as pure state machines (ARCHITECTURE §4, paper §III.D-E), in the style of etcd's raft
+ * Split, split of a replicated region ({@code GroupSplitProtocol}: every member clones its own log) and move as
+ * pure state machines (ARCHITECTURE §4, paper §III.D-E), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
  * network, files, threads or clocks.
  *
  * <h2>Driving a protocol</h2>
  * <pre>
- *   Protocol p = SplitProtocol.begin(...)  |  MoveProtocol.begin(...)  |  Protocol.recover(znodeBytes)
+ *   Protocol p = SplitProtocol.begin(...)  |  GroupSplitProtocol.begin(...)  |  MoveProtocol.begin(...)
+ *              |  Protocol.recover(znodeBytes)
  *   while (p.next().isPresent()) {
  *     Action a = p.next().get();
  *     try { p.completed(a, execute(a)); }            // Result.DONE, or the result the action asks for
