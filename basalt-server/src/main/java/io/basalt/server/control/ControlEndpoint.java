@@ -55,7 +55,7 @@ public final class ControlEndpoint {
         .register("sealForSplit", a -> new ControlCodec.Writer().number(rs.groupSplits().sealForSplit(a.region()))
             .toBytes())
         .register("closeAndCloneMember", a -> new ControlCodec.Writer()
-            .number(rs.groupSplits().closeAndCloneMember(a.region(), a.region(), a.region())).toBytes())
+            .number(rs.groupSplits().closeAndCloneMember(a.region(), a.region(), a.region(), a.number())).toBytes())
         .register("foundDaughterGroup", a -> {
           rs.groupSplits().foundDaughterGroup(a.region(), a.string(), a.members());
           return none;

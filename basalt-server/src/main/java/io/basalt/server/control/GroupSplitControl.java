@@ -19,10 +19,12 @@ public interface GroupSplitControl {
   long sealForSplit(RegionInfo parent) throws IOException;
 
   /**
-   * Notes where this member's log ends, closes it and clones its log into both daughters' directories here
-   * (hard links and a copy of the tail). Returns that log position; fails if the member is not open here.
+   * Waits (briefly) for this member's log to reach {@code barrier}, notes where it ends, closes it and clones
+   * its log into both daughters' directories here (hard links and a copy of the tail). Returns that log
+   * position; fails if the member is not open here.
    */
-  long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException;
+  long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB, long barrier)
+      throws IOException;
 
   /**
    * On the daughter's founder (the first of {@code members}): makes the clone here the only member of a new

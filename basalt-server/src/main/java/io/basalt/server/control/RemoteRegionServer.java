@@ -55,9 +55,10 @@ public final class RemoteRegionServer implements RegionServerControl, GroupSplit
   }
 
   @Override
-  public long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB) throws IOException {
+  public long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB, long barrier)
+      throws IOException {
     return new ControlCodec.Reader(client.call("closeAndCloneMember", new ControlCodec.Writer().region(parent)
-        .region(daughterA).region(daughterB).toBytes())).number();
+        .region(daughterA).region(daughterB).number(barrier).toBytes())).number();
   }
 
   @Override

@@ -36,7 +36,7 @@ final class GroupSplitSteps {
       return new Result.LogPosition(at(s.primary()).groupSplits().sealForSplit(s.parent()));
     } else if (a instanceof Action.CloseAndCloneMember c) {
       return new Result.LogPosition(at(c.server()).groupSplits().closeAndCloneMember(c.parent(), c.daughterA(),
-          c.daughterB()));
+          c.daughterB(), c.barrier()));
     } else if (a instanceof Action.FoundDaughterGroup f) {
       at(f.members().get(0).server()).groupSplits().foundDaughterGroup(f.daughter(), f.group(), f.members());
     } else if (a instanceof Action.PublishGroupSplit p) {

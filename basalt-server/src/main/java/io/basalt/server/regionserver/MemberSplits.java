@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 final class MemberSplits implements GroupSplitControl {
   private static final Logger LOG = LoggerFactory.getLogger(MemberSplits.class);
 
+  /** How long a member's close waits for its log to reach the sealed primary's end. */
+  private static final java.time.Duration CATCH_UP = java.time.Duration.ofSeconds(5);
+
   private final RegionServer server;
   private final StorageEngine engine;
 
@@ -57,12 +60,13 @@ final class MemberSplits implements GroupSplitControl {
   }
 
   @Override
-  public long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+  public long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB, long barrier)
       throws IOException {
     synchronized (server.lock(parent.getEncodedName())) {
       long position;
       try {
-        position = member(parent).lastLogPosition();
+        // A secondary may still be applying the last entries the sealed primary sent: worth a short wait.
+        position = member(parent).awaitLogPosition(barrier, CATCH_UP);
       } catch (StorageException e) {
         throw new HBaseIOException("cannot read the log position of " + parent.getRegionNameAsString() + ": "
             + e.getMessage(), e);

@@ -177,7 +177,30 @@ final class JeReplicaRegion implements ReplicatedRegion {
           + "refused: " + membership.nodeName() + " is not its primary", primary);
     }
     region.seal(BARRIER);
-    return lastLogPosition();
+    long barrier = lastLogPosition();
+    // Once every member acknowledged the barrier it is durable, and JE records that in the log itself: its
+    // feeder manager writes an empty transaction about a second later (two heartbeats). Nothing else writes
+    // after it, so that is where every member's log will end.
+    return awaitLogPosition(barrier + 1, DURABLE_MARK_WAIT);
+  }
+
+  /** How long {@link #sealForSplit} waits for JE's entry recording that the barrier is durable. */
+  private static final Duration DURABLE_MARK_WAIT = Duration.ofSeconds(3);
+
+  @Override
+  public long awaitLogPosition(long position, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long at = lastLogPosition();
+    while (at < position && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      at = lastLogPosition();
+    }
+    return at;
   }
 
   @Override

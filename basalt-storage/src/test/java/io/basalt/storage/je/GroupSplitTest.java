@@ -173,7 +173,7 @@ class GroupSplitTest {
     assertThatThrownBy(() -> put(parent.get(0), "row500", "late")).isInstanceOf(RegionClosedException.class);
     // Every member acknowledged the barrier: all logs end at the same position before any is cloned.
     for (ReplicatedRegion m : parent) {
-      assertThat(m.lastLogPosition()).isEqualTo(barrier);
+      assertThat(m.awaitLogPosition(barrier, Duration.ofSeconds(5))).isEqualTo(barrier);
     }
     parent.get(1).close();
     parent.get(2).close();

@@ -268,12 +268,13 @@ public sealed interface Action {
   }
 
   /**
-   * A member's server: note where the member's log ends, close it, and clone its log into both daughters'
+   * A member's server: wait a few seconds at most for the member's log to reach {@code barrier} (what the
+   * sealed primary's log holds), note where it ends, close it, and clone its log into both daughters'
    * directories there, as {@link CloseAndClone} does. Returns the member's {@link Result.LogPosition} at its
    * close. A member that is not open (its server restarted) cannot tell its position: that fails.
    */
-  record CloseAndCloneMember(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
-      implements Action {
+  record CloseAndCloneMember(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB,
+      long barrier) implements Action {
     @Override
     public Site site() {
       return Site.of(server);

@@ -186,7 +186,7 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case MARK_SPLITTING -> new Action.SetRegionState(parent, primary, RegionState.SPLITTING);
       case SEAL -> new Action.SealGroup(primary, parent);
       case CLONE -> new Action.CloseAndCloneMember(txn.closeOrder().get(index).server(), parent, daughterA(),
-          daughterB());
+          daughterB(), barrier);
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(Phase.CLONED));
       case FOUND -> index == 0 ? new Action.FoundDaughterGroup(daughterA(), group, txn.membersA())
           : new Action.FoundDaughterGroup(daughterB(), group, txn.membersB());
