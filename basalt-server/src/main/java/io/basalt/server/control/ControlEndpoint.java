@@ -52,7 +52,19 @@ public final class ControlEndpoint {
         .register("replicationPort", a -> new ControlCodec.Writer().number(rs.replicationPort(a.region(), a.numbers()))
             .toBytes())
         .register("openMember", a -> {
-          rs.openMember(a.region(), a.table(), a.members(), a.number() != 0);
+          rs.openMember(a.region(), a.table(), a.string(), a.members(), a.number() != 0);
+          return none;
+        })
+        .register("sealForSplit", a -> new ControlCodec.Writer().number(rs.groupSplits().sealForSplit(a.region()))
+            .toBytes())
+        .register("closeAndCloneMember", a -> new ControlCodec.Writer()
+            .number(rs.groupSplits().closeAndCloneMember(a.region(), a.region(), a.region(), a.number())).toBytes())
+        .register("foundDaughterGroup", a -> {
+          rs.groupSplits().foundDaughterGroup(a.region(), a.string(), a.members());
+          return none;
+        })
+        .register("rollBackGroupSplit", a -> {
+          rs.groupSplits().rollBackGroupSplit(a.region(), a.table(), a.region(), a.region(), a.string(), a.members());
           return none;
         })
         .register("transferPrimary", a -> {
@@ -60,7 +72,7 @@ public final class ControlEndpoint {
           return none;
         })
         .register("joinMember", a -> {
-          rs.joinMember(a.region(), a.table(), a.members());
+          rs.joinMember(a.region(), a.table(), a.string(), a.members());
           return none;
         })
         .register("deleteMember", a -> {

@@ -37,9 +37,14 @@ public interface RegionServerControl {
    * elects it). {@code create}: the region is new, so the member may start empty (the first member of
    * {@code members} founds the group, the others join it). Otherwise a member whose data is missing here
    * joins its group empty and is refilled from the others before it serves; with no other member it is
-   * refused, as in {@link #openRegion}.
+   * refused, as in {@link #openRegion}. {@code group}: the name of its JE group ({@code RegionRecord.group()}).
+   * The member serves only the region's key range, even while its log still holds a split parent's.
    */
-  void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create) throws IOException;
+  void openMember(RegionInfo region, TableDescriptor table, String group, List<Member> members, boolean create)
+      throws IOException;
+
+  /** This server's part in splitting replicated regions. */
+  GroupSplitControl groupSplits();
 
   /**
    * On the server of a replicated region's primary: hands the primary role to the member on {@code target}
@@ -53,7 +58,7 @@ public interface RegionServerControl {
    * the member holds everything the group's primary had committed when it joined (already open: only the
    * wait). A member change counts the new member as a copy from then on.
    */
-  void joinMember(RegionInfo region, TableDescriptor table, List<Member> members) throws IOException;
+  void joinMember(RegionInfo region, TableDescriptor table, String group, List<Member> members) throws IOException;
 
   /**
    * Through this server's member of a replicated region: has the group's primary delete {@code gone} from

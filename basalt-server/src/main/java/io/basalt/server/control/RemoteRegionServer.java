@@ -9,7 +9,7 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 
 /** A region server in another process (or this one, over loopback), driven through its control endpoint. */
-public final class RemoteRegionServer implements RegionServerControl {
+public final class RemoteRegionServer implements RegionServerControl, GroupSplitControl {
   /** A member that joins empty is filled with the whole region first (5 GB at 100 MB/s: under a minute). */
   private static final int JOIN_TIMEOUT_MILLIS = 15 * 60_000;
   private final ControlClient client;
@@ -39,10 +39,41 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
-  public void openMember(RegionInfo region, TableDescriptor table, List<Member> members, boolean create)
-      throws IOException {
-    client.call("openMember", new ControlCodec.Writer().region(region).table(table).members(members)
+  public void openMember(RegionInfo region, TableDescriptor table, String group, List<Member> members,
+      boolean create) throws IOException {
+    client.call("openMember", new ControlCodec.Writer().region(region).table(table).string(group).members(members)
         .number(create ? 1 : 0).toBytes());
+  }
+
+  @Override
+  public GroupSplitControl groupSplits() {
+    return this;
+  }
+
+  @Override
+  public long sealForSplit(RegionInfo parent) throws IOException {
+    return new ControlCodec.Reader(client.call("sealForSplit", new ControlCodec.Writer().region(parent).toBytes()))
+        .number();
+  }
+
+  @Override
+  public long closeAndCloneMember(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB, long barrier)
+      throws IOException {
+    return new ControlCodec.Reader(client.call("closeAndCloneMember", new ControlCodec.Writer().region(parent)
+        .region(daughterA).region(daughterB).number(barrier).toBytes())).number();
+  }
+
+  @Override
+  public void foundDaughterGroup(RegionInfo daughter, String group, List<Member> members) throws IOException {
+    client.call("foundDaughterGroup", new ControlCodec.Writer().region(daughter).string(group).members(members)
+        .toBytes());
+  }
+
+  @Override
+  public void rollBackGroupSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA,
+      RegionInfo daughterB, String group, List<Member> members) throws IOException {
+    client.call("rollBackGroupSplit", new ControlCodec.Writer().region(parent).table(table).region(daughterA)
+        .region(daughterB).string(group).members(members).toBytes());
   }
 
   @Override
@@ -51,8 +82,10 @@ public final class RemoteRegionServer implements RegionServerControl {
   }
 
   @Override
-  public void joinMember(RegionInfo region, TableDescriptor table, List<Member> members) throws IOException {
-    client.call("joinMember", new ControlCodec.Writer().region(region).table(table).members(members).toBytes(),
+  public void joinMember(RegionInfo region, TableDescriptor table, String group, List<Member> members)
+      throws IOException {
+    client.call("joinMember", new ControlCodec.Writer().region(region).table(table).string(group).members(members)
+        .toBytes(),
         JOIN_TIMEOUT_MILLIS);
   }
 

@@ -4,6 +4,7 @@ import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.master.protocol.MemberTxn;
+import io.basalt.server.master.protocol.GroupSplitTxn;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.SplitTxn;
 import io.basalt.server.master.protocol.Txn;
@@ -38,6 +39,7 @@ final class InFlight {
       try {
         Txn txn = Txn.parse(record);
         List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
+            : txn instanceof GroupSplitTxn g ? List.of(g.parent(), g.daughterA(), g.daughterB())
             : txn instanceof MemberTxn m ? List.of(m.region()) : List.of(((MoveTxn) txn).region());
         regions.forEach(r -> held.add(r.getEncodedName()));
       } catch (IOException unreadable) {

@@ -5,6 +5,7 @@ import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.PrefetchReports;
+import io.basalt.server.master.protocol.GroupSplitProtocol;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.Outcome;
 import io.basalt.server.master.protocol.Protocol;
@@ -218,21 +219,13 @@ public final class Master {
           + " is not online (" + r.state() + " on " + r.server() + "); cannot split it now");
     }
     inFlight.checkNotHeld(r.info());
-    refuseReplicated(r, "split");
     Optional<byte[]> at = row == null || row.length == 0 ? Optional.empty() : Optional.of(row);
     LOG.info("splitting {} at {}", r.info().getRegionNameAsString(), at.map(Bytes::toStringBinary).orElse("its middle row"));
-    Outcome outcome = drive(SplitProtocol.begin("split-" + r.info().getEncodedName(), r.info(), r.server(), at,
-        nextRegionId()), table);
-    throwUnless(outcome, Outcome.Kind.SPLIT);
+    Protocol p = r.replicated() ? replicated.split(r, at, nextRegionId())
+        : SplitProtocol.begin("split-" + r.info().getEncodedName(), r.info(), r.server(), at, nextRegionId());
+    throwUnless(drive(p, table), Outcome.Kind.SPLIT);
   }
 
-  /** Split of a replicated region is not built yet: said plainly rather than done wrong. */
-  private static void refuseReplicated(RegionRecord r, String what) throws DoNotRetryIOException {
-    if (r.replicated()) {
-      throw new DoNotRetryIOException("cannot " + what + " " + r.info().getRegionNameAsString() + ": it has "
-          + r.members().size() + " replicas, and this Basalt does not " + what + " replicated regions yet");
-    }
-  }
 
   /** The caller's error for a split or move that did not happen. */
   private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {

@@ -11,6 +11,8 @@ import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.master.protocol.Action;
 import io.basalt.server.master.protocol.MemberTxn;
+import io.basalt.server.master.protocol.GroupSplitProtocol;
+import io.basalt.server.master.protocol.GroupSplitTxn;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.Outcome;
@@ -46,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * Protocol#recover} finishes or undoes it at the next reconciliation.
  *
  * <p>Each completed action is a crash point for tests ({@link CrashPoints}): {@code
- * master.<split|move|member>.recorded.<phase>} after a record is written, {@code
- * master.<split|move|member>.<Action>}
+ * master.<split|gsplit|move|member>.recorded.<phase>} after a record is written, {@code
+ * master.<split|gsplit|move|member>.<Action>}
  * after any other action.
  */
 final class ProtocolDriver {
@@ -73,6 +75,7 @@ final class ProtocolDriver {
   private final PrefetchReports prefetches;
   private final OperationHistory history;
   private final ReplicatedRegions replicated;
+  private final GroupSplitSteps groupSplits;
 
   ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
       OperationHistory history, ReplicatedRegions replicated) {
@@ -82,6 +85,7 @@ final class ProtocolDriver {
     this.transactions = transactions;
     this.prefetches = prefetches;
     this.history = history;
+    this.groupSplits = new GroupSplitSteps(catalog, servers);
   }
 
   /**
@@ -129,7 +133,9 @@ final class ProtocolDriver {
     } else if (a instanceof Action.DeleteTxn d) {
       transactions.remove(d.id());
     } else if (a instanceof Action.SetRegionState s) {
-      catalog.putRegion(new RegionRecord(s.region(), liveOrRecorded(s.server()), s.state().name()));
+      Optional<RegionRecord> group = catalog.region(s.region().getEncodedName()).filter(RegionRecord::replicated);
+      catalog.putRegion(group.isPresent() ? group.get().withState(s.state().name())
+          : new RegionRecord(s.region(), liveOrRecorded(s.server()), s.state().name()));
     } else if (a instanceof Action.PublishSplit s) {
       ServerName server = liveOrRecorded(s.server());
       RegionInfo retired = RegionInfoBuilder.newBuilder(s.parent()).setOffline(true).setSplit(true).build();
@@ -171,7 +177,7 @@ final class ProtocolDriver {
     } else if (a instanceof Action.AbortMoveAway m) {
       at(m.source()).abortMoveAway(m.region(), table);
     } else if (!executeMemberAction(a, table)) {
-      throw new IllegalStateException("no driver for " + a);
+      return groupSplits.execute(a, table);
     }
     return Result.DONE;
   }
@@ -184,7 +190,7 @@ final class ProtocolDriver {
         catalog.putRegion(r.withMembers(p.members()));
       }
     } else if (a instanceof Action.JoinMember j) {
-      at(j.server()).joinMember(j.region(), table, j.members());
+      at(j.server()).joinMember(j.region(), table, record(j.region()).group(), j.members());
     } else if (a instanceof Action.TransferPrimary t) {
       replicated.transferPrimary(record(t.region()), t.to(), t.awayFrom());
     } else if (a instanceof Action.CloseMember c) {
@@ -305,6 +311,7 @@ final class ProtocolDriver {
   private static String crashPoint(String kind, Action a) {
     if (a instanceof Action.PersistTxn r) {
       String phase = r.txn() instanceof SplitTxn s ? s.phase().name()
+          : r.txn() instanceof GroupSplitTxn g ? g.phase().name()
           : r.txn() instanceof MemberTxn m ? m.phase().name() : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
@@ -336,9 +343,12 @@ final class ProtocolDriver {
 
     Run(Protocol p) {
       this.protocol = p;
-      this.kind = p instanceof SplitProtocol ? "split" : p instanceof ReplaceMemberProtocol ? "member" : "move";
+      this.kind = p instanceof SplitProtocol ? "split" : p instanceof GroupSplitProtocol ? "gsplit"
+          : p instanceof ReplaceMemberProtocol ? "member" : "move";
       if (p instanceof SplitProtocol s) {
         s.txn().ifPresent(this::describe);
+      } else if (p instanceof GroupSplitProtocol g) {
+        g.txn().ifPresent(this::describe);
       } else if (p instanceof ReplaceMemberProtocol m) {
         describe(m.txn());
       } else {
@@ -350,8 +360,22 @@ final class ProtocolDriver {
       long millis = (end - start) / 1_000_000;
       if (a instanceof Action.PersistTxn r) {
         describe(r.txn());
-      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close) {
+      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close || a instanceof Action.SealGroup) {
         unavailableFrom = start;
+        if (a instanceof Action.SealGroup) {
+          phases.put("seal", millis);
+        }
+      } else if (a instanceof Action.CloseAndCloneMember) {
+        phases.merge("closeAndClone", millis, Long::sum);
+      } else if (a instanceof Action.FoundDaughterGroup) {
+        phases.merge("found", millis, Long::sum);
+      } else if (a instanceof Action.PublishGroupSplit) {
+        phases.put("publish", millis);
+      } else if (a instanceof Action.OpenDaughterMember o) {
+        phases.merge("openMembers", millis, Long::sum);
+        if (o.members().get(0).isOn(o.server())) {
+          unavailableTo = end; // a daughter's founder, its first primary, serves
+        }
         if (a instanceof Action.Close) {
           phases.put("close", millis);
         }
@@ -387,6 +411,10 @@ final class ProtocolDriver {
         region = s.parent();
         from = s.server();
         to = s.server();
+      } else if (txn instanceof GroupSplitTxn g) {
+        region = g.parent();
+        from = g.primary();
+        to = g.primary();
       } else {
         MoveTxn m = (MoveTxn) txn;
         region = m.region();

@@ -4,6 +4,7 @@ import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.Member;
 import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.RegionRecord;
+import io.basalt.server.master.protocol.GroupSplitProtocol;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,7 +134,7 @@ public final class ReplicatedRegions {
         continue;
       }
       try {
-        servers.control(live.get()).openMember(r.info(), table, r.members(), create);
+        servers.control(live.get()).openMember(r.info(), table, r.group(), r.members(), create);
       } catch (IOException e) {
         if (create && m == r.members().get(0)) {
           throw e; // no group to join
@@ -192,6 +193,23 @@ public final class ReplicatedRegions {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The split of a replicated region, each member cloning its own log: every member must be up (a
+   * retriable error if not; the split trigger asks again later).
+   */
+  GroupSplitProtocol split(RegionRecord r, Optional<byte[]> at, long daughterRegionId) throws IOException {
+    for (Member m : r.members()) {
+      if (servers.liveAt(m.server()).isEmpty()) {
+        throw new HBaseIOException("cannot split " + r.info().getRegionNameAsString() + " now: its member on "
+            + m.server().getAddress() + " is down, and every member must be up to split");
+      }
+    }
+    ServerName primary = servers.liveAt(primaryOf(r)).orElseThrow(() ->
+        new HBaseIOException(r.info().getRegionNameAsString() + " has no live primary now"));
+    return GroupSplitProtocol.begin("gsplit-" + r.info().getEncodedName(), r.info(), r.group(), r.members(), primary,
+        at, daughterRegionId);
   }
 
   /** Stops serving every member (table disabled); the data stays where it is. */
@@ -381,8 +399,16 @@ public final class ReplicatedRegions {
     return new Member(server, servers.control(server).replicationPort(region, portsTakenOn(server.getHostname())));
   }
 
-  /** Replication ports the catalog records on a machine (several region servers may share one). */
   private Set<Integer> portsTakenOn(String host) {
+    return portsTakenOn(catalog, host);
+  }
+
+  /**
+   * Replication ports the catalog records on a machine (several region servers may share one), retired
+   * split parents' included: their members' logs were cloned into their daughters, whose members would
+   * still find the parent's addresses in them.
+   */
+  static Set<Integer> portsTakenOn(Catalog catalog, String host) {
     Set<Integer> taken = new HashSet<>();
     for (RegionRecord r : catalog.allRegions()) {
       for (Member m : r.members()) {

@@ -1,6 +1,7 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.master.protocol.GroupSplitProtocol;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.Protocol;
 import io.basalt.server.master.protocol.ReplaceMemberProtocol;
@@ -69,6 +70,9 @@ final class TransactionRecovery {
   static RegionInfo regionOf(Protocol p) {
     if (p instanceof SplitProtocol s) {
       return s.txn().orElseThrow().parent();
+    }
+    if (p instanceof GroupSplitProtocol g) {
+      return g.txn().orElseThrow().parent();
     }
     if (p instanceof ReplaceMemberProtocol m) {
       return m.txn().region();

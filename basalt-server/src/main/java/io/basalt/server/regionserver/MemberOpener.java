@@ -26,14 +26,17 @@ final class MemberOpener {
 
   private MemberOpener() {}
 
-  /** {@code self} is this server's entry in {@code members}; {@code host} its replication address. */
-  static ReplicatedRegion open(StorageEngine engine, Path dir, RegionInfo info, TableDescriptor table,
+  /**
+   * {@code self} is this server's entry in {@code members}; {@code host} its replication address; {@code
+   * group} its JE group's name.
+   */
+  static ReplicatedRegion open(StorageEngine engine, Path dir, RegionInfo info, TableDescriptor table, String group,
       List<Member> members, Member self, String host, boolean create, RoleListener onRole) throws IOException {
-    GroupMembership membership = new GroupMembership(info.getEncodedName(), self.nodeName(), host, self.port(),
-        members.stream().filter(m -> m != self).map(m -> m.server().getHostname() + ":" + m.port()).toList());
+    GroupMembership membership = membership(group, members, self, host);
     try {
       if (Files.isDirectory(dir)) {
-        return engine.openMember(dir, membership, onRole);
+        // Its own range: a split daughter's member serves its half at once, before its log says so.
+        return engine.openMember(dir, membership, onRole, Schemas.descriptor(table, info).range());
       }
       if (create && members.get(0) == self) {
         return engine.createGroup(dir, Schemas.descriptor(table, info), membership, onRole);
@@ -49,5 +52,11 @@ final class MemberOpener {
     }
     throw new IOException(info.getRegionNameAsString() + " has no data on " + self.server() + " (" + dir
         + " is missing) and no other member to copy it from: not served, so that it does not come back empty");
+  }
+
+  /** How {@code self} finds the rest of its group: the other members at their replication ports. */
+  static GroupMembership membership(String group, List<Member> members, Member self, String host) {
+    return new GroupMembership(group, self.nodeName(), host, self.port(),
+        members.stream().filter(m -> m != self).map(m -> m.server().getHostname() + ":" + m.port()).toList());
   }
 }

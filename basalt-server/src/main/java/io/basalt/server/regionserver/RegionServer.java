@@ -62,6 +62,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile MetaSource meta;
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
+  private final MemberSplits memberSplits;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -70,6 +71,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.regionsDir = dataDir == null ? null : dataDir.resolve("regions");
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
+    this.memberSplits = new MemberSplits(this, engine);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
@@ -135,7 +137,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
    * Open and close of one region are serialized by its own lock, so regions open in parallel (a split's
    * two daughters, many regions at start-up) while no region is ever opened twice.
    */
-  private Object lock(String encodedName) {
+  Object lock(String encodedName) {
     return regionLocks.computeIfAbsent(encodedName, k -> new Object());
   }
 
@@ -177,7 +179,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  private void closeLocked(String encodedName) {
+  void closeLocked(String encodedName) {
     HostedRegion r = regions.remove(encodedName);
     if (r != null) {
       replicaOf.values().removeIf(encodedName::equals);
@@ -314,7 +316,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  private CloneReport closeAndCloneLocked(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
+  CloneReport closeAndCloneLocked(RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException {
     long start = System.nanoTime();
     closeLocked(parent.getEncodedName());
@@ -365,7 +367,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.primaries = primaries;
   }
 
-  private ReplicationPorts ports() throws IOException {
+  ReplicationPorts ports() throws IOException {
     ReplicationPorts p = ports;
     if (p == null || engine == null) {
       throw new IOException(serverName + " cannot host members of replicated regions");
@@ -379,8 +381,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
-  public void openMember(RegionInfo info, TableDescriptor table, List<Member> members, boolean create)
-      throws IOException {
+  public void openMember(RegionInfo info, TableDescriptor table, String group, List<Member> members,
+      boolean create) throws IOException {
     ReplicationPorts p = ports();
     synchronized (lock(info.getEncodedName())) {
       HostedRegion open = regions.get(info.getEncodedName());
@@ -398,7 +400,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         LOG.info("member {} of {} is {} (primary: {})", self.nodeName(), encoded, role, primary.orElse("none"));
         primaries.roleChanged(encoded);
       };
-      ReplicatedRegion store = MemberOpener.open(engine, regionDir(info), info, table, members, self, p.host(), create,
+      ReplicatedRegion store = MemberOpener.open(engine, regionDir(info), info, table, group, members, self, p.host(), create,
           onRole);
       p.inUse(encoded, self.port());
       movedTo.remove(encoded);
@@ -410,13 +412,19 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   @Override
+  public io.basalt.server.control.GroupSplitControl groupSplits() {
+    return memberSplits;
+  }
+
+  @Override
   public void transferPrimary(RegionInfo info, ServerName target) throws IOException {
     MemberChanges.transferPrimary(serverName, info, regions.get(info.getEncodedName()), target);
   }
 
   @Override
-  public void joinMember(RegionInfo info, TableDescriptor table, List<Member> members) throws IOException {
-    openMember(info, table, members, false);
+  public void joinMember(RegionInfo info, TableDescriptor table, String group, List<Member> members)
+      throws IOException {
+    openMember(info, table, group, members, false);
     MemberChanges.awaitCaughtUp(serverName, info, regions.get(info.getEncodedName()));
   }
 
@@ -432,10 +440,10 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
-  /** Whether this server hosts a member of a replica group of {@code region}. */
-  boolean isReplicated(RegionInfo region) {
+  /** Whether this server hosts a member of {@code region}'s replica group that is not its primary now. */
+  boolean isSecondary(RegionInfo region) {
     HostedRegion r = regions.get(region.getEncodedName());
-    return r != null && r.replicated();
+    return r != null && !r.primary();
   }
 
   /** The replicated regions whose member here is primary now. */

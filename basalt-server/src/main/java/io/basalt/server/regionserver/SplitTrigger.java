@@ -40,8 +40,9 @@ final class SplitTrigger implements Runnable {
         RegionInfo region = e.getKey();
         RegionStats stats = e.getValue();
         TableDescriptor table = server.tableOf(region);
-        // A replicated region is not split yet (the master would refuse): its members only grow for now.
-        if (table == null || !table.isSplitEnabled() || stats.pendingCollection() || server.isReplicated(region)
+        // A replicated region is split at its primary's request (the other members grow alike); the master
+        // refuses, retriably, while a member is down, and the request comes again later.
+        if (table == null || !table.isSplitEnabled() || stats.pendingCollection() || server.isSecondary(region)
             || server.isMovingOut(region.getEncodedName()) || !due(region, stats, table)) {
           continue;
         }

@@ -55,9 +55,49 @@ class RegionRecordTest {
   void aCorruptMemberCountIsAnError() {
     byte[] good = RegionRecord.replicated(REGION, RegionRecord.OPEN, List.of(new Member(A, 16500))).encode();
     byte[] bad = good.clone();
-    int countAt = bad.length - (4 + 2 + A.getServerName().length() + 4);
+    int countAt = bad.length - (2 /* empty inherited group */ + 4 + 2 + A.getServerName().length() + 4);
     bad[countAt] = 0x7f;
     assertThatThrownBy(() -> RegionRecord.decode(bad)).isInstanceOf(IOException.class);
+  }
+
+  @Test
+  void aDaughterKeepsTheGroupNameOfTheRegionItDescendsFrom() throws IOException {
+    RegionRecord parent = RegionRecord.replicated(REGION, RegionRecord.OPEN, List.of(new Member(A, 16500)));
+    assertThat(parent.group()).as("a region never split: its own name").isEqualTo(REGION.getEncodedName());
+    RegionInfo low = RegionInfoBuilder.newBuilder(REGION.getTable()).setStartKey(new byte[] {'a'})
+        .setEndKey(new byte[] {'g'}).setRegionId(43).build();
+    RegionInfo lower = RegionInfoBuilder.newBuilder(REGION.getTable()).setStartKey(new byte[] {'a'})
+        .setEndKey(new byte[] {'c'}).setRegionId(44).build();
+    RegionRecord daughter = RegionRecord.daughterOf(parent, low, RegionRecord.OPEN, List.of(new Member(B, 16501)));
+    RegionRecord granddaughter = RegionRecord.daughterOf(daughter, lower, RegionRecord.OPEN,
+        List.of(new Member(C, 16502)));
+    assertThat(daughter.group()).isEqualTo(REGION.getEncodedName());
+    assertThat(granddaughter.group()).isEqualTo(REGION.getEncodedName());
+    RegionRecord back = RegionRecord.decode(granddaughter.encode());
+    assertThat(back).isEqualTo(granddaughter);
+    assertThat(back.withState(RegionRecord.CLOSED).withMembers(List.of(new Member(A, 16503))).group())
+        .isEqualTo(REGION.getEncodedName());
+  }
+
+  @Test
+  void recordsWrittenBeforeGroupNamesReadAsNeverSplit() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeInt(-1);
+    out.writeByte(2);
+    byte[] info = RegionInfo.toByteArray(REGION);
+    out.writeInt(info.length);
+    out.write(info);
+    out.writeUTF(A.getServerName());
+    out.writeUTF(RegionRecord.OPEN);
+    out.writeInt(0);
+    out.writeInt(0);
+    out.writeInt(1);
+    out.writeUTF(A.getServerName());
+    out.writeInt(16500);
+    RegionRecord r = RegionRecord.decode(bytes.toByteArray());
+    assertThat(r).isEqualTo(RegionRecord.replicated(REGION, RegionRecord.OPEN, List.of(new Member(A, 16500))));
+    assertThat(r.group()).isEqualTo(REGION.getEncodedName());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.basalt.storage.je;
 
+import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.TransactionConfig;
@@ -66,8 +67,13 @@ final class JeRegion implements Region {
   /** Whether this copy takes writes: always alone; in a replica group, only while it is the primary. */
   private final BooleanSupplier writable;
 
+  /** Key of the split barrier in {@code basalt.meta} (its value: when it was written). */
+  private static final byte[] SPLIT_BARRIER_KEY = "split.barrier".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
   private volatile boolean closed;
   private volatile boolean closing;
+  /** Writes stopped for good before a split of the replica group (see {@link #seal}). */
+  private volatile boolean sealed;
 
   /**
    * {@code fresh}: a new, empty region, whose count (zero) is known without looking. {@code writable}: see
@@ -117,6 +123,57 @@ final class JeRegion implements Region {
     guard.readLock().unlock();
   }
 
+  /** A write: refused once the region is sealed for a split (the client retries on a daughter). */
+  private void enterWrite() {
+    enter();
+    if (sealed) {
+      exit();
+      throw new RegionClosedException("region " + dir + " is being split");
+    }
+  }
+
+  /**
+   * Stops writes for good, before a split of the replica group: writes in flight finish, later ones are
+   * refused, background maintenance stops, and the close writes nothing. The cell count is saved, then a
+   * barrier is committed with {@code barrierCommit} (every member acknowledging it), so that each member's
+   * log ends at the same entry. If the barrier fails, writes resume and the failure is thrown.
+   */
+  void seal(TransactionConfig barrierCommit) {
+    guard.writeLock().lock();
+    try {
+      if (closed) {
+        throw new RegionClosedException("region " + dir + " is closed");
+      }
+      if (!writable()) {
+        throw new io.basalt.storage.error.NotPrimaryException("sealing " + dir + " refused: this copy is not the "
+            + "primary", null);
+      }
+      cellCount.save();
+      sealed = true;
+      try {
+        Transactions.run(env, barrierCommit, txn -> catalog.metaDb().put(txn, new DatabaseEntry(SPLIT_BARRIER_KEY),
+            new DatabaseEntry(Long.toString(now()).getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+      } catch (DatabaseException e) {
+        sealed = false;
+        throw JeErrors.translate("the split barrier of " + dir, e);
+      } catch (RuntimeException e) {
+        sealed = false;
+        throw e;
+      }
+    } finally {
+      guard.writeLock().unlock();
+    }
+  }
+
+  /** Lifts {@link #seal}: the split was called off and this copy serves writes again. */
+  void unseal() {
+    sealed = false;
+  }
+
+  boolean isSealed() {
+    return sealed;
+  }
+
   long now() {
     return config.clock().getAsLong();
   }
@@ -140,12 +197,12 @@ final class JeRegion implements Region {
    * under it as the primary's log is applied, unseen by this count, so there every call is a change.
    */
   long changeCount() {
-    return writable.getAsBoolean() ? changes.get() : changes.incrementAndGet();
+    return writable() ? changes.get() : changes.incrementAndGet();
   }
 
   /** Whether this copy takes writes now. */
   boolean writable() {
-    return writable.getAsBoolean();
+    return !sealed && writable.getAsBoolean();
   }
 
   /** Records a change made outside {@link RowWriter#applyLocked}, before its row lock is released. */
@@ -234,7 +291,7 @@ final class JeRegion implements Region {
 
   @Override
   public RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability) {
-    enter();
+    enterWrite();
     try {
       return writer.mutateRow(row, condition, operations, durability);
     } finally {
@@ -245,7 +302,7 @@ final class JeRegion implements Region {
   @Override
   public BatchResult mutateBatch(List<RowMutation> mutations, Durability durability) {
     RuntimeException[] failures = new RuntimeException[mutations.size()];
-    enter();
+    enterWrite();
     try {
       batchWriter.mutateBatch(mutations, durability, failures);
     } finally {
@@ -314,7 +371,7 @@ final class JeRegion implements Region {
       if (closed) {
         throw new RegionClosedException("region " + dir + " is closed");
       }
-      if (writable.getAsBoolean()) {
+      if (writable()) {
         catalog.alterFamilies(newDescriptor);
       } else {
         catalog.reload(); // the primary's change reaches this copy through the log
@@ -336,6 +393,9 @@ final class JeRegion implements Region {
     try {
       if (!closed) {
         catalog.reload();
+        if (writable()) {
+          catalog.storeIfChanged(); // a daughter's range its log did not hold yet (see RegionCatalog#reload)
+        }
       }
     } catch (DatabaseException e) {
       throw JeErrors.translate("taking over as primary", e);
@@ -346,11 +406,14 @@ final class JeRegion implements Region {
 
   @Override
   public long maintain() {
-    if (!writable.getAsBoolean()) {
+    if (!writable()) {
       return 0; // the primary's maintenance reaches this copy through the log
     }
     enter();
     try {
+      if (!writable()) {
+        return 0; // sealed meanwhile
+      }
       long removed = 0;
       if (catalog.metadata().pendingCollection()) {
         removed += new RangeCollector(this).run();
@@ -389,7 +452,7 @@ final class JeRegion implements Region {
           return;
         }
         log.endSegmentSet();
-        if (writable.getAsBoolean()) {
+        if (writable()) {
           cellCount.save();
         }
         env.flushLog(true);

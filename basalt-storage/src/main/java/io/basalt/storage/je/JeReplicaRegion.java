@@ -1,6 +1,7 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.DatabaseException;
+import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.StateChangeEvent;
@@ -217,6 +218,61 @@ final class JeReplicaRegion implements ReplicatedRegion {
     } catch (InterruptedException ie) {
       Thread.currentThread().interrupt();
       throw new StorageException("interrupted", ie);
+    }
+  }
+
+  /** Every member must hold the barrier before the primary's commit returns; written to their OS first. */
+  private static final com.sleepycat.je.TransactionConfig BARRIER = Transactions.config(
+      new com.sleepycat.je.Durability(com.sleepycat.je.Durability.SyncPolicy.WRITE_NO_SYNC,
+          com.sleepycat.je.Durability.SyncPolicy.WRITE_NO_SYNC, com.sleepycat.je.Durability.ReplicaAckPolicy.ALL));
+
+  @Override
+  public long sealForSplit() {
+    if (role != ReplicaRole.PRIMARY) {
+      throw new io.basalt.storage.error.NotPrimaryException("sealing " + membership.groupName() + " for a split "
+          + "refused: " + membership.nodeName() + " is not its primary", primary);
+    }
+    region.seal(BARRIER);
+    long barrier = lastLogPosition();
+    // Once every member acknowledged the barrier it is durable, and JE records that in the log itself: its
+    // feeder manager writes an empty transaction about a second later (two heartbeats). Nothing else writes
+    // after it, so that is where every member's log will end.
+    return awaitLogPosition(barrier + 1, DURABLE_MARK_WAIT);
+  }
+
+  /** How long {@link #sealForSplit} waits for JE's entry recording that the barrier is durable. */
+  private static final Duration DURABLE_MARK_WAIT = Duration.ofSeconds(3);
+
+  @Override
+  public long awaitLogPosition(long position, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long at = lastLogPosition();
+    while (at < position && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      at = lastLogPosition();
+    }
+    return at;
+  }
+
+  @Override
+  public void unseal() {
+    region.unseal();
+  }
+
+  @Override
+  public long lastLogPosition() {
+    try {
+      return RepInternal.getNonNullRepImpl(env).getVLSNIndex().getRange().getLast().getSequence();
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("reading the log position of " + membership.nodeName(), e);
+    } catch (IllegalStateException e) {
+      throw new io.basalt.storage.error.RegionClosedException("member " + membership.nodeName() + " of "
+          + membership.groupName() + " is closed", e);
     }
   }
 

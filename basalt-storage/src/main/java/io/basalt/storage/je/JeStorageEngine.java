@@ -187,6 +187,49 @@ public final class JeStorageEngine implements StorageEngine {
     return registerMember(dir, env, null, false, membership, listener);
   }
 
+  @Override
+  public ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener, KeyRange range) {
+    if (!Files.isDirectory(dir)) {
+      throw new StorageException("no region directory " + dir);
+    }
+    ReplicatedEnvironment env = openEnvironment(dir,
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+    RegionMetadata meta;
+    try {
+      meta = RegionCatalog.readMetadata(env);
+      if (!meta.descriptor().range().encloses(range)) {
+        throw new StorageException("range " + range + " is not inside the member's range " + meta.descriptor().range());
+      }
+    } catch (RuntimeException e) {
+      closeQuietly(env);
+      throw e;
+    }
+    boolean narrower = !meta.descriptor().range().equals(range);
+    return registerMember(dir, env, new RegionMetadata(meta.descriptor().withRange(range),
+        meta.pendingCollection() || narrower), false, membership, listener);
+  }
+
+  @Override
+  public boolean refoundGroup(Path dir, GroupMembership founder) {
+    if (!Files.isDirectory(dir)) {
+      throw new StorageException("no region directory " + dir);
+    }
+    if (GroupRefounding.isRefounded(dir)) {
+      return false; // done before; the member may be open by now
+    }
+    requireClosed(dir, "refounding its group");
+    if (pinned.contains(key(dir))) {
+      throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
+    }
+    try {
+      return GroupRefounding.refound(dir, envConfig(false), founder);
+    } catch (EnvironmentLockedException e) {
+      throw new StorageException("region directory " + dir + " is in use by another process", e);
+    } catch (com.sleepycat.je.DatabaseException e) {
+      throw JeErrors.translate("refounding the group of " + dir, e);
+    }
+  }
+
   private void prepareEmpty(Path dir) {
     try {
       if (!files.isEmptyOrMissing(dir)) {

@@ -112,7 +112,12 @@ final class RegionCatalog {
   void reload() {
     byte[] stored = storedMetadata(metaDb);
     if (stored != null) {
-      metadata = RegionMetadata.decode(stored);
+      RegionMetadata logged = RegionMetadata.decode(stored);
+      KeyRange mine = metadata.descriptor().range();
+      // A member of a split's daughter opens with the daughter's range before its log holds it (the log is
+      // the parent's until the daughter's primary narrows it): a range never widens on reload.
+      boolean narrower = !mine.equals(logged.descriptor().range()) && logged.descriptor().range().encloses(mine);
+      metadata = narrower ? new RegionMetadata(logged.descriptor().withRange(mine), true) : logged;
     }
     if (families != null) {
       families.forEach(f -> f.db().close());

@@ -27,6 +27,10 @@ final class ReplicaEnvironments {
   /** JE's write queue holds writes while an fsync runs; 1 MB per member adds up with hundreds of members. */
   private static final int MEMBER_WRITE_QUEUE_BYTES = 64 << 10;
 
+  /** JE's internal parameters ({@code RepParams}) of {@link #openReset}. */
+  private static final String RESET_REP_GROUP = "je.rep.resetRepGroup";
+  private static final String RESET_REP_GROUP_RETAIN_UUID = "je.rep.resetRepGroupRetainUUID";
+
   private ReplicaEnvironments() {}
 
   /**
@@ -53,6 +57,19 @@ final class ReplicaEnvironments {
     }
     shortenCommitFreeze(opened, m);
     return opened;
+  }
+
+  /**
+   * Opens a member's clone alone in a group of its own, at its address (see {@link GroupRefounding}), with
+   * JE's internal reset of the group that keeps its UUID and log positions (the {@code DbResetRepGroup}
+   * utility's reset, which would otherwise start the group's positions afresh).
+   */
+  static ReplicatedEnvironment openReset(Path dir, EnvironmentConfig env, GroupMembership m) {
+    ReplicationConfig rc = config(m, true, true);
+    rc.setConfigParam(RESET_REP_GROUP, "true");
+    rc.setConfigParam(RESET_REP_GROUP_RETAIN_UUID, "true");
+    env.setConfigParam(EnvironmentConfig.LOG_WRITE_QUEUE_SIZE, Integer.toString(MEMBER_WRITE_QUEUE_BYTES));
+    return new ReplicatedEnvironment(dir.toFile(), rc, env);
   }
 
   /**

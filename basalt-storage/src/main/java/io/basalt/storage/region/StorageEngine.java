@@ -60,6 +60,20 @@ public interface StorageEngine extends AutoCloseable {
    */
   ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener);
 
+  /**
+   * {@link #openMember} as a member of a split's daughter: serves only {@code range} (inside its log's), at
+   * once, before its log holds the daughter's narrower range; keys outside it are removed by the primary.
+   */
+  ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener, KeyRange range);
+
+  /**
+   * Makes the closed clone in {@code dir} (a member's log cloned for a split's daughter) the only member of
+   * a new group at {@code founder}'s address, keeping the group's name and log positions so that the other
+   * members' clones join without copying. Done once per directory (a marker file records it); returns false
+   * if it was done already. Open it with {@link #openMember} afterwards, then the other members.
+   */
+  boolean refoundGroup(Path dir, GroupMembership founder);
+
   /** Cache, log and cleaner figures of all open regions (a few microseconds per region). */
   EngineStats stats();
 

@@ -41,4 +41,30 @@ public interface ReplicatedRegion extends Region {
    * that gets a copy of the region back). Already deleted, or never a member: nothing to do.
    */
   void deleteMember(String nodeName);
+
+  /**
+   * On the primary, before a split: stops writes for good (writes in flight finish, later ones are refused
+   * with {@link io.basalt.storage.error.RegionClosedException}, maintenance stops, closing writes nothing),
+   * then commits a barrier that every member of the group must acknowledge. Returns where the primary's log
+   * then ends (the barrier, or the entry JE writes shortly after it to record that the barrier is durable,
+   * which this waits for): each member's log ends there once it has it. Throws
+   * {@link io.basalt.storage.error.ReplicasUnavailableException} (writes resume) if a member does not
+   * acknowledge within a few seconds.
+   */
+  long sealForSplit();
+
+  /** Lifts {@link #sealForSplit}: the split was called off, the primary takes writes again. */
+  void unseal();
+
+  /**
+   * The position (JE's VLSN) of the last entry this member's log holds: members of a sealed group must
+   * all report the barrier's before they are cloned.
+   */
+  long lastLogPosition();
+
+  /**
+   * Waits at most {@code timeout} until this member's log reaches {@code position} (a secondary applying
+   * what the primary sent); returns where it ends then.
+   */
+  long awaitLogPosition(long position, Duration timeout);
 }

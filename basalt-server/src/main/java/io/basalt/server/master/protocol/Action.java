@@ -329,4 +329,117 @@ public sealed interface Action {
       return Site.of(server);
     }
   }
+
+  // ------------------------------------------------------------------ split of a replica group
+
+  /**
+   * Master: a replication port for each daughter's member on each member's server (asking the server, as a
+   * new region's members get theirs), none of them a port the catalog records on that machine (the
+   * parent's stay reserved until it is dropped) nor one the other daughter got. Returns {@link
+   * Result.DaughterMembers} in the order of {@code members}. Nothing is recorded: a failure changes nothing.
+   */
+  record ChooseDaughterPorts(RegionInfo parent, List<Member> members, RegionInfo daughterA, RegionInfo daughterB)
+      implements Action {
+    public ChooseDaughterPorts {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * The parent's primary: stop its writes for good (in flight ones finish, later ones are refused; clients
+   * retry and find the daughters once published), then commit a barrier every member of the group must
+   * acknowledge. Returns the barrier's {@link Result.LogPosition}. Fails if this member is not the primary
+   * or a member does not acknowledge (its writes resume).
+   */
+  record SealGroup(ServerName primary, RegionInfo parent) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(primary);
+    }
+  }
+
+  /**
+   * A member's server: wait a few seconds at most for the member's log to reach {@code barrier} (what the
+   * sealed primary's log holds), note where it ends, close it, and clone its log into both daughters'
+   * directories there, as {@link CloseAndClone} does. Returns the member's {@link Result.LogPosition} at its
+   * close. A member that is not open (its server restarted) cannot tell its position: that fails.
+   */
+  record CloseAndCloneMember(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB,
+      long barrier) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
+   * The founder's server (the first of {@code members}): make its clone of the daughter the only member of
+   * a new group named {@code group} at its new port (once; a repeat finds it done).
+   */
+  record FoundDaughterGroup(RegionInfo daughter, String group, List<Member> members) implements Action {
+    public FoundDaughterGroup {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(members.get(0).server());
+    }
+  }
+
+  /**
+   * Master, in one atomic catalog update: the parent offline and split (state SPLIT; its record keeps its
+   * members, so their ports stay reserved), both daughters OPEN with their members and the parent's group
+   * name.
+   */
+  record PublishGroupSplit(RegionInfo parent, RegionInfo daughterA, List<Member> membersA, RegionInfo daughterB,
+      List<Member> membersB) implements Action {
+    public PublishGroupSplit {
+      membersA = List.copyOf(membersA);
+      membersB = List.copyOf(membersB);
+    }
+
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * {@code server}: open its member of the published daughter from its clone, in the group {@code group} of
+   * {@code members}, serving the daughter's range only (already open: nothing to do).
+   */
+  record OpenDaughterMember(ServerName server, RegionInfo daughter, String group, List<Member> members)
+      implements Action {
+    public OpenDaughterMember {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
+   * A member's server, undoing a replicated split (after the catalog says the parent is OPEN again): close
+   * and delete the daughters' directories there, then serve its member of the parent again (writes
+   * resume on a sealed primary; a closed member reopens and rejoins the parent's group).
+   */
+  record RollBackGroupSplit(ServerName server, RegionInfo parent, RegionInfo daughterA, RegionInfo daughterB,
+      String group, List<Member> members) implements Action {
+    public RollBackGroupSplit {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
  * A split, move or member change as a pure state machine (see the package documentation for the driver's loop and
  * rules). Not thread-safe: one driver thread owns a protocol.
  */
-public sealed interface Protocol permits SplitProtocol, MoveProtocol, ReplaceMemberProtocol {
+public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol, ReplaceMemberProtocol {
   /** The transaction's id (its znode name). */
   String id();
 
@@ -61,6 +61,9 @@ public sealed interface Protocol permits SplitProtocol, MoveProtocol, ReplaceMem
     }
     if (txn instanceof MemberTxn member) {
       return ReplaceMemberProtocol.recover(member);
+    }
+    if (txn instanceof GroupSplitTxn groupSplit) {
+      return GroupSplitProtocol.recover(groupSplit);
     }
     return MoveProtocol.recover((MoveTxn) txn);
   }

@@ -1,13 +1,18 @@
 package io.basalt.server.master.protocol;
 
+import io.basalt.server.catalog.Member;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What the driver reports back when an action completed. Most actions report {@link #DONE}; {@link
  * Action.ChooseMidpoint} reports a {@link SplitPoint} or {@link NoSplitPoint}, {@link Action.PreClose}
- * and {@link Action.Close} report a {@link Manifest}.
+ * and {@link Action.Close} report a {@link Manifest}; a split of a replica group reports {@link
+ * DaughterMembers} ({@link Action.ChooseDaughterPorts}) and {@link LogPosition}s ({@link Action.SealGroup},
+ * {@link Action.CloseAndCloneMember}).
  */
-public sealed interface Result permits Result.Done, Result.SplitPoint, Result.NoSplitPoint, Result.Manifest {
+public sealed interface Result permits Result.Done, Result.SplitPoint, Result.NoSplitPoint, Result.Manifest,
+    Result.DaughterMembers, Result.LogPosition {
   Done DONE = new Done();
 
   /** The action did all it had to and has nothing to tell. */
@@ -62,4 +67,18 @@ public sealed interface Result permits Result.Done, Result.SplitPoint, Result.No
       return Arrays.hashCode(bytes);
     }
   }
+
+  /**
+   * The members of a replicated split's daughters: one per member of the parent, on the same server, at a
+   * replication port of its own (never one of the parent's, nor one the other daughter got).
+   */
+  record DaughterMembers(List<Member> a, List<Member> b) implements Result {
+    public DaughterMembers {
+      a = List.copyOf(a);
+      b = List.copyOf(b);
+    }
+  }
+
+  /** Where a member's log ends (JE's VLSN of its last entry). */
+  record LogPosition(long position) implements Result {}
 }

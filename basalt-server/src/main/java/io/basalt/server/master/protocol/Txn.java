@@ -6,7 +6,7 @@ import java.io.IOException;
  * A split, move or member change in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, MoveTxn, MemberTxn {
+public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
@@ -18,12 +18,15 @@ public sealed interface Txn permits SplitTxn, MoveTxn, MemberTxn {
     if (data.length > 0 && data[0] == SplitTxn.KIND) {
       return SplitTxn.parse(data);
     }
+    if (data.length > 0 && data[0] == GroupSplitTxn.KIND) {
+      return GroupSplitTxn.parse(data);
+    }
     if (data.length > 0 && data[0] == MoveTxn.KIND) {
       return MoveTxn.parse(data);
     }
     if (data.length > 0 && data[0] == MemberTxn.KIND) {
       return MemberTxn.parse(data);
     }
-    throw new IOException("not a split, move or member transaction record");
+    throw new IOException("not a split, move or member change transaction record");
   }
 }

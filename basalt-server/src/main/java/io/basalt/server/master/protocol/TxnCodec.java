@@ -3,19 +3,23 @@ package io.basalt.server.master.protocol;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import io.basalt.server.catalog.Member;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.exceptions.DeserializationException;
 
 /**
- * The field encoding shared by {@link SplitTxn}, {@link MoveTxn} and {@link MemberTxn}:
+ * The field encoding shared by {@link SplitTxn}, {@link GroupSplitTxn}, {@link MoveTxn} and {@link MemberTxn}:
  * <pre>
- *   byte    kind ('S' split, 'M' move, 'R' replica group member change)
+ *   byte    kind ('S' split, 'G' split of a replica group, 'M' move, 'R' replica group member change)
  *   byte    version
  *   ...     fields; a field of bytes is varint length | bytes; strings are UTF-8; a RegionInfo is
- *           RegionInfo.toByteArray (HBase's PBUF form); a ServerName its "host,port,startcode" string
+ *           RegionInfo.toByteArray (HBase's PBUF form); a ServerName its "host,port,startcode" string;
+ *           members are varint count | (server | varint port)*
  *   int32   CRC32C of all the bytes before it, big-endian
  * </pre>
  * Varints are unsigned LEB128.
@@ -61,6 +65,14 @@ final class TxnCodec {
 
     Writer server(ServerName s) {
       return string(s.getServerName());
+    }
+
+    Writer members(List<Member> members) {
+      varint(members.size());
+      for (Member m : members) {
+        server(m.server()).varint(m.port());
+      }
+      return this;
     }
 
     byte[] toBytes() {
@@ -140,6 +152,24 @@ final class TxnCodec {
       } catch (IllegalArgumentException e) {
         throw new IOException("corrupt " + what + " record: bad server name", e);
       }
+    }
+
+    List<Member> members() throws IOException {
+      long n = varint();
+      if (n < 0 || n > 64) {
+        throw new IOException("corrupt " + what + " record: " + n + " members");
+      }
+      List<Member> out = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        ServerName server = server();
+        long port = varint();
+        try {
+          out.add(new Member(server, (int) port));
+        } catch (IllegalArgumentException e) {
+          throw new IOException("corrupt " + what + " record: " + e.getMessage(), e);
+        }
+      }
+      return out;
     }
 
     void end() throws IOException {

@@ -1,13 +1,14 @@
 /**
- * Split, move and replica-group member changes as pure state machines (ARCHITECTURE §4, paper §III.D-E;
- * {@link ReplaceMemberProtocol} for a replicated region's copies), in the style of etcd's raft
+ * Split, split of a replicated region ({@link GroupSplitProtocol}: every member clones its own log), move and
+ * replica-group member changes ({@link ReplaceMemberProtocol}) as pure state machines (ARCHITECTURE §4, paper
+ * §III.D-E), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
  * network, files, threads or clocks.
  *
  * <h2>Driving a protocol</h2>
  * <pre>
- *   Protocol p = SplitProtocol.begin(...) | MoveProtocol.begin(...) | ReplaceMemberProtocol.begin(...)
- *              | Protocol.recover(znodeBytes)
+ *   Protocol p = SplitProtocol.begin(...) | GroupSplitProtocol.begin(...) | MoveProtocol.begin(...)
+ *              | ReplaceMemberProtocol.begin(...) | Protocol.recover(znodeBytes)
  *   while (p.next().isPresent()) {
  *     Action a = p.next().get();
  *     try { p.completed(a, execute(a)); }            // Result.DONE, or the result the action asks for
