@@ -27,8 +27,8 @@ class BasaltCliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : List.of("standalone", "master", "regionserver", "zookeeper", "thrift", "status", "config", "version",
-        "demo", "storage-bench")) {
+    for (String command : List.of("standalone", "master", "regionserver", "zookeeper", "thrift", "rest", "status",
+        "config", "version", "demo", "storage-bench")) {
       String[] r = run(command, "--help");
       assertThat(r[0]).as(command).isEqualTo("0");
       assertThat(r[1]).as(command).startsWith("Usage: basalt " + command);
