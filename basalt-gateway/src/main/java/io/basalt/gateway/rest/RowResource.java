@@ -22,9 +22,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class RowResource {
   private final Connection connection;
+  private final CheckedMutations checked;
 
   RowResource(Connection connection) {
     this.connection = connection;
+    this.checked = new CheckedMutations(connection);
   }
 
   RestReply get(RestRequest req, TableName name, List<String> path) throws IOException {
@@ -92,6 +94,10 @@ final class RowResource {
     RowSpec spec = RowSpec.parse(path, null);
     if (spec.prefix()) {
       throw RestException.badRequest("cannot write to a row prefix");
+    }
+    String check = req.param("check");
+    if (check != null && !check.isEmpty()) {
+      return checked.apply(req, name, spec, check);
     }
     Media media = req.content();
     List<Put> puts = new ArrayList<>();

@@ -361,6 +361,45 @@ class RestGatewayTest {
   }
 
   @Test
+  void checkAndPutCheckAndDeleteIncrementAppend() throws Exception {
+    createTable("checked", "cf");
+    put("checked", "r", "cf:state", "old");
+    // Put "new" if cf:state is "old" (the last cell is the condition): done, then refused with 304.
+    String swap = cellSet("r", "cf:state", "new", "cf:state", "old");
+    assertThat(rest.send("PUT", "/checked/r?check=put", JSON, swap).statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/checked/r/cf:state", BIN))).isEqualTo("new");
+    assertThat(rest.send("PUT", "/checked/r?check=put", JSON, swap).statusCode()).isEqualTo(304);
+    assertThat(text(rest.get("/checked/r/cf:state", BIN))).isEqualTo("new");
+    assertThat(rest.send("PUT", "/checked/r?check=put", JSON, cellSet("r", "cf:other", "x", "cf:state", "new"))
+        .statusCode()).isEqualTo(400);
+    assertThat(rest.send("PUT", "/checked/r?check=bogus", JSON, swap).statusCode()).isEqualTo(400);
+
+    // Delete cf:state if it holds "old" (it does not), then if it holds "new".
+    assertThat(rest.send("POST", "/checked/r?check=delete", JSON, cellSet("r", "cf:state", "old")).statusCode())
+        .isEqualTo(304);
+    assertThat(rest.send("POST", "/checked/r?check=delete", JSON, cellSet("r", "cf:state", "new")).statusCode())
+        .isEqualTo(200);
+    // Only the newest version goes (Delete.addColumn, as HBase's gateway does): the older one shows again.
+    assertThat(text(rest.get("/checked/r/cf:state", BIN))).isEqualTo("old");
+
+    assertThat(rest.send("POST", "/checked/c?check=increment", JSON, cellSet("c", "cf:n", "5")).statusCode())
+        .isEqualTo(200);
+    var incremented = rest.send("POST", "/checked/c?check=increment&returnResult=true", JSON, "application/json",
+        cellSet("c", "cf:n", "2").getBytes(StandardCharsets.UTF_8));
+    assertThat(incremented.statusCode()).isEqualTo(200);
+    byte[] counter = Base64.getDecoder().decode(json(incremented).getAsJsonArray("Row").get(0).getAsJsonObject()
+        .getAsJsonArray("Cell").get(0).getAsJsonObject().get("$").getAsString());
+    assertThat(org.apache.hadoop.hbase.util.Bytes.toLong(counter)).isEqualTo(7);
+    assertThat(rest.send("POST", "/checked/c?check=increment", JSON, cellSet("c", "cf:n", "seven")).statusCode())
+        .isEqualTo(400);
+    assertThat(rest.send("POST", "/checked/a?check=append", JSON, cellSet("a", "cf:s", "ab")).statusCode())
+        .isEqualTo(200);
+    assertThat(rest.send("POST", "/checked/a?check=append", JSON, cellSet("a", "cf:s", "cd")).statusCode())
+        .isEqualTo(200);
+    assertThat(text(rest.get("/checked/a/cf:s", BIN))).isEqualTo("abcd");
+  }
+
+  @Test
   void badInputGetsItsStatusAndTheGatewayKeepsServing() throws Exception {
     createTable("errors", "cf");
     var badJson = rest.send("PUT", "/errors/r", JSON, "{\"Row\":[{\"key\":");
