@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.client.Result;
  * {@link HConstants#LATEST_TIMESTAMP} means "none given" (the server stamps the write).
  */
 record CellSet(List<Row> rows) {
+  /** A request's row may leave the key out (null): the URL's row stands in. */
   record Row(byte[] key, List<Cell> cells) {}
 
   record Cell(byte[] column, long timestamp, byte[] value) {}

@@ -18,7 +18,8 @@ import org.w3c.dom.Element;
  * CellSet in HBase REST's three encodings: JSON ({@code {"Row":[{"key":b64,"Cell":[{"column":b64,
  * "timestamp":n,"$":b64}]}]}}), XML ({@code <CellSet><Row key=b64><Cell column=b64 timestamp=n>b64</Cell>}) and
  * protobuf (CellSetMessage.proto: CellSet.rows=1, Row.key=1, Row.values=2, Cell.row=1, column=2, timestamp=3,
- * data=4). Keys, columns and values are base64 in JSON and XML, as HBase's models write them.
+ * data=4). Keys, columns and values are base64 in JSON and XML, as HBase's models write them. A request may
+ * leave out a row's key or a cell's column (null here): the URL's row and column stand in, as in HBase.
  */
 final class CellSetCodec {
   private static final Base64.Encoder B64 = Base64.getEncoder();
@@ -112,9 +113,9 @@ final class CellSetCodec {
       for (JsonElement c : Json.array(row, "Cell")) {
         JsonObject cell = Json.object(c, "Cell");
         long ts = cell.has("timestamp") ? Json.longValue(cell, "timestamp") : HConstants.LATEST_TIMESTAMP;
-        cells.add(new CellSet.Cell(Json.base64(cell, "column", true), ts, Json.base64(cell, "$", true)));
+        cells.add(new CellSet.Cell(Json.base64(cell, "column", false), ts, Json.base64(cell, "$", true)));
       }
-      rows.add(new CellSet.Row(Json.base64(row, "key", true), cells));
+      rows.add(new CellSet.Row(Json.base64(row, "key", false), cells));
     }
     return new CellSet(rows);
   }
@@ -125,11 +126,13 @@ final class CellSetCodec {
       List<CellSet.Cell> cells = new ArrayList<>();
       for (Element cell : Xml.children(row, "Cell")) {
         String ts = Xml.attr(cell, "timestamp");
-        cells.add(new CellSet.Cell(base64(Xml.attr(cell, "column"), "Cell column"),
+        String column = Xml.attr(cell, "column");
+        cells.add(new CellSet.Cell(column == null ? null : base64(column, "Cell column"),
             ts == null ? HConstants.LATEST_TIMESTAMP : parseLong(ts, "Cell timestamp"),
             base64(cell.getTextContent().trim(), "Cell value")));
       }
-      rows.add(new CellSet.Row(base64(Xml.attr(row, "key"), "Row key"), cells));
+      String key = Xml.attr(row, "key");
+      rows.add(new CellSet.Row(key == null ? null : base64(key, "Row key"), cells));
     }
     return new CellSet(rows);
   }

@@ -169,9 +169,18 @@ class RestGatewayTest {
     assertThat(columns.getLength()).isEqualTo(2);
     assertThat(((Element) columns.item(1)).getAttribute("name")).isEqualTo("b");
     assertThat(((Element) columns.item(1)).getAttribute("VERSIONS")).isEqualTo("5");
+    // The form HBase's documentation uses ("@name"), adding a third family.
+    assertThat(rest.send("PUT", "/schema_t/schema", JSON,
+        "{\"@name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"c\"}]}").statusCode()).isEqualTo(200);
+    assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema")).hasSize(3);
+    // An existing family named again is altered.
+    assertThat(rest.send("POST", "/schema_t/schema", JSON, "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"a\","
+        + "\"VERSIONS\":\"7\"}]}").statusCode()).isEqualTo(200);
+    assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema").get(0).getAsJsonObject()
+        .get("VERSIONS").getAsString()).isEqualTo("7");
     List<Object[]> pb = fields(rest.get("/schema_t/schema", PB).body());
     assertThat(new String((byte[]) pb.get(0)[1], StandardCharsets.UTF_8)).isEqualTo("schema_t");
-    assertThat(pb.stream().filter(f -> (int) f[0] == 3)).hasSize(2);
+    assertThat(pb.stream().filter(f -> (int) f[0] == 3)).hasSize(3);
 
     assertThat(json(rest.get("/", JSON)).getAsJsonArray("table").toString()).contains("\"schema_t\"");
     assertThat(xml(rest.get("/", XML)).getElementsByTagName("table").getLength()).isPositive();
@@ -219,6 +228,10 @@ class RestGatewayTest {
     assertThat(rest.send("POST", "/cells/r3", null, PB, protobufCellSet("r3", "cf:y", "from protobuf")).statusCode())
         .isEqualTo(200);
     assertThat(text(rest.get("/cells/r2/cf:x", BIN))).isEqualTo("from xml");
+    // No key and no column in the body: the URL's row and column stand in.
+    assertThat(rest.send("PUT", "/cells/r5/cf:z", JSON, "{\"Row\":[{\"Cell\":[{\"$\":\"" + b64("url") + "\"}]}]}")
+        .statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/cells/r5/cf:z", BIN))).isEqualTo("url");
     assertThat(text(rest.get("/cells/r3/cf:y", BIN))).isEqualTo("from protobuf");
 
     // A raw value with explicit timestamps, then versions and a timestamp read.
