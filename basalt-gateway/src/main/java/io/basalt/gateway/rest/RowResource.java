@@ -216,7 +216,38 @@ final class RowResource {
       scanner.forEach(results::add);
     }
     Media media = req.accepted(Media.XML);
+    if (media == Media.PROTOBUF) {
+      return RestReply.ok(media, protobufStream(results, scan.getCaching()));
+    }
     return RestReply.ok(media, CellSetCodec.encode(CellSet.of(results), media));
+  }
+
+  /**
+   * HBase's streamed protobuf scan: CellSet messages of up to {@code chunkRows} rows, each after its length as a
+   * 2-byte big-endian short. A chunk too long for the short is split; a single row too long cannot be sent.
+   */
+  static byte[] protobufStream(List<Result> results, int chunkRows) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    int step = Math.max(1, chunkRows);
+    for (int from = 0; from < results.size(); from += step) {
+      writeChunk(out, results.subList(from, Math.min(results.size(), from + step)));
+    }
+    return out.toByteArray();
+  }
+
+  private static void writeChunk(java.io.ByteArrayOutputStream out, List<Result> rows) {
+    byte[] message = CellSetCodec.protobuf(CellSet.of(rows));
+    if (message.length <= Short.MAX_VALUE) {
+      out.write(message.length >>> 8);
+      out.write(message.length & 0xFF);
+      out.writeBytes(message);
+    } else if (rows.size() > 1) {
+      writeChunk(out, rows.subList(0, rows.size() / 2));
+      writeChunk(out, rows.subList(rows.size() / 2, rows.size()));
+    } else {
+      throw RestException.notAcceptable("row " + Bytes.toStringBinary(rows.get(0).getRow()) + " is over "
+          + Short.MAX_VALUE + " bytes, too long for the streamed protobuf scan: ask for JSON or XML");
+    }
   }
 
   private static RestReply cellSetReply(CellSet set, Media media) {

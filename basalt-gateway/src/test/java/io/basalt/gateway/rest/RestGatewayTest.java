@@ -296,6 +296,15 @@ class RestGatewayTest {
     assertThat(xml(rest.get("/many/b*", XML)).getElementsByTagName("Row").getLength()).isEqualTo(2);
 
     assertThat(json(rest.get("/many/*", JSON)).getAsJsonArray("Row")).hasSize(5);
+    // Protobuf comes streamed as HBase sends it: 2-byte length, CellSet, per batchsize rows (5 rows: 2+2+1).
+    java.nio.ByteBuffer stream = java.nio.ByteBuffer.wrap(rest.get("/many/*?batchsize=2", PB).body());
+    List<Integer> rowsPerChunk = new ArrayList<>();
+    while (stream.hasRemaining()) {
+      byte[] chunk = new byte[stream.getShort()];
+      stream.get(chunk);
+      rowsPerChunk.add(fields(chunk).size());
+    }
+    assertThat(rowsPerChunk).containsExactly(2, 2, 1);
     JsonArray window = json(rest.get("/many/*?startrow=b&endrow=c&limit=1", JSON)).getAsJsonArray("Row");
     assertThat(window).hasSize(1);
     assertThat(unb64(window.get(0).getAsJsonObject().get("key"))).isEqualTo("banana");
