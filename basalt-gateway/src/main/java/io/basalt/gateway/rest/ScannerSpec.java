@@ -13,10 +13,12 @@ import org.w3c.dom.Element;
 /**
  * The Scanner model a client POSTs to {@code /TABLE/scanner}, in HBase's three encodings (ScannerMessage.proto:
  * startRow=1, endRow=2, columns=3, batch=4, startTime=5, endTime=6, maxVersions=7, filter=8, caching=9,
- * labels=10, cacheBlocks=11). {@code batch} is how many cells one GET of the scanner returns at most.
+ * labels=10, cacheBlocks=11). {@code batch} is how many cells one GET of the scanner returns at most. JSON and
+ * XML also take HBase's {@code includeStartRow} (default true) and {@code includeStopRow} (default false).
  */
 record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int batch, long startTime, long endTime,
-    int maxVersions, String filter, int caching, boolean cacheBlocks) {
+    int maxVersions, String filter, int caching, boolean cacheBlocks, boolean includeStartRow,
+    boolean includeStopRow) {
   /** HBase's ScannerModel defaults: no cap on cells per GET, every version. */
   static final int DEFAULT_BATCH = Integer.MAX_VALUE;
   static final int DEFAULT_VERSIONS = Integer.MAX_VALUE;
@@ -45,10 +47,10 @@ record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int bat
   Scan toScan() {
     Scan scan = new Scan();
     if (startRow.length > 0) {
-      scan.withStartRow(startRow);
+      scan.withStartRow(startRow, includeStartRow);
     }
     if (endRow.length > 0) {
-      scan.withStopRow(endRow);
+      scan.withStopRow(endRow, includeStopRow);
     }
     for (byte[] column : columns) {
       byte[][] parts = RowSpec.split(column);
@@ -86,7 +88,8 @@ record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int bat
         end == null ? HConstants.EMPTY_END_ROW : end, columns, intOr(o, "batch", DEFAULT_BATCH),
         o.has("startTime") ? Json.longValue(o, "startTime") : 0,
         o.has("endTime") ? Json.longValue(o, "endTime") : HConstants.LATEST_TIMESTAMP, intOr(o, "maxVersions", DEFAULT_VERSIONS),
-        Json.string(o, "filter", false), intOr(o, "caching", 0), cacheBlocks == null || Boolean.parseBoolean(cacheBlocks));
+        Json.string(o, "filter", false), intOr(o, "caching", 0), cacheBlocks == null || Boolean.parseBoolean(cacheBlocks),
+        !"false".equals(Json.string(o, "includeStartRow", false)), "true".equals(Json.string(o, "includeStopRow", false)));
   }
 
   private static int intOr(JsonObject o, String name, int absent) {
@@ -106,7 +109,8 @@ record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int bat
         (int) attrLong(e, "batch", DEFAULT_BATCH), attrLong(e, "startTime", 0),
         attrLong(e, "endTime", HConstants.LATEST_TIMESTAMP), (int) attrLong(e, "maxVersions", DEFAULT_VERSIONS),
         filters.isEmpty() ? null : filters.get(0).getTextContent(), (int) attrLong(e, "caching", 0),
-        !"false".equals(Xml.attr(e, "cacheBlocks")));
+        !"false".equals(Xml.attr(e, "cacheBlocks")), !"false".equals(Xml.attr(e, "includeStartRow")),
+        "true".equals(Xml.attr(e, "includeStopRow")));
   }
 
   private static long attrLong(Element e, String name, long absent) {
@@ -145,6 +149,7 @@ record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int bat
     } catch (IOException e) {
       throw RestException.badRequest("malformed Scanner protobuf: " + e.getMessage());
     }
-    return new ScannerSpec(start, end, columns, batch, startTime, endTime, maxVersions, filter, caching, cacheBlocks);
+    return new ScannerSpec(start, end, columns, batch, startTime, endTime, maxVersions, filter, caching, cacheBlocks,
+        true, false);
   }
 }

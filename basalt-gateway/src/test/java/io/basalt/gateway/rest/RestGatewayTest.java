@@ -320,6 +320,15 @@ class RestGatewayTest {
     for (int i = 0; i < 5; i++) {
       put("scanned", "row" + i, "cf:a", "a" + i, "cf:b", "b" + i);
     }
+    // Stop row included on request: row1..row3 inclusive, start row row1 excluded -> row2, row3.
+    var inclusive = rest.send("POST", "/scanned/scanner", XML, "<Scanner startRow=\"" + b64("row1") + "\" endRow=\""
+        + b64("row3") + "\" includeStartRow=\"false\" includeStopRow=\"true\"/>");
+    assertThat(inclusive.statusCode()).isEqualTo(201);
+    NodeList inclusiveRows = xml(rest.get(inclusive.headers().firstValue("Location").orElseThrow(), XML))
+        .getElementsByTagName("Row");
+    assertThat(inclusiveRows.getLength()).isEqualTo(2);
+    assertThat(unb64(((Element) inclusiveRows.item(0)).getAttribute("key"))).isEqualTo("row2");
+    assertThat(unb64(((Element) inclusiveRows.item(1)).getAttribute("key"))).isEqualTo("row3");
     // XML scanner, two cells per GET: 10 cells come back in 5 batches, then 204.
     var created = rest.send("POST", "/scanned/scanner", XML, "<Scanner batch=\"2\"/>");
     assertThat(created.statusCode()).as(text(created)).isEqualTo(201);
