@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.protobuf.CodedOutputStream;
 
 /**
  * {@code /version} (the gateway's own: REST protocol, JVM, OS, server), {@code /version/cluster} (the
@@ -160,8 +161,53 @@ final class ClusterResource {
         yield RestReply.ok(media, xml.append("</DeadNodes></ClusterStatus>").toString()
             .getBytes(StandardCharsets.UTF_8));
       }
-      default -> throw RestException.notAcceptable("the cluster status has no " + media.type + " form here");
+      case PROTOBUF -> RestReply.ok(media, statusProtobuf(live, liveRegions, dead, regions, requests, averageLoad));
+      default -> throw RestException.notAcceptable("the cluster status has no " + media.type + " form");
     };
+  }
+
+  /**
+   * StorageClusterStatusMessage.proto: liveNodes=1 {name=1, startCode=2, requests=3, heapSizeMB=4,
+   * maxHeapSizeMB=5, regions=6 {name=1, stores=2, storefiles=3, storefileSizeMB=4, memStoreSizeMB=5,
+   * readRequestsCount=7, writeRequestsCount=8}}, deadNodes=2, regions=3, requests=4, averageLoad=5.
+   */
+  private static byte[] statusProtobuf(List<Map<String, Object>> live, List<List<Map<String, Object>>> liveRegions,
+      List<String> dead, long regions, long requests, double averageLoad) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    for (int i = 0; i < live.size(); i++) {
+      Map<String, Object> n = live.get(i);
+      java.io.ByteArrayOutputStream nodeBytes = new java.io.ByteArrayOutputStream();
+      CodedOutputStream node = CodedOutputStream.newInstance(nodeBytes);
+      node.writeString(1, (String) n.get("name"));
+      node.writeInt64(2, (Long) n.get("startCode"));
+      node.writeInt64(3, (Long) n.get("requests"));
+      node.writeInt32(4, (int) (long) (Long) n.get("heapSizeMB"));
+      node.writeInt32(5, (int) (long) (Long) n.get("maxHeapSizeMB"));
+      for (Map<String, Object> r : liveRegions.get(i)) {
+        java.io.ByteArrayOutputStream regionBytes = new java.io.ByteArrayOutputStream();
+        CodedOutputStream region = CodedOutputStream.newInstance(regionBytes);
+        region.writeByteArray(1, Base64.getDecoder().decode((String) r.get("name")));
+        region.writeInt32(2, (Integer) r.get("stores"));
+        region.writeInt32(3, (Integer) r.get("storefiles"));
+        region.writeInt32(4, (int) (long) (Long) r.get("storefileSizeMB"));
+        region.writeInt32(5, (int) (long) (Long) r.get("memStoreSizeMB"));
+        region.writeInt64(7, (Long) r.get("readRequestsCount"));
+        region.writeInt64(8, (Long) r.get("writeRequestsCount"));
+        region.flush();
+        node.writeByteArray(6, regionBytes.toByteArray());
+      }
+      node.flush();
+      out.writeByteArray(1, nodeBytes.toByteArray());
+    }
+    for (String d : dead) {
+      out.writeString(2, d);
+    }
+    out.writeInt32(3, (int) regions);
+    out.writeInt64(4, requests);
+    out.writeDouble(5, averageLoad);
+    out.flush();
+    return bytes.toByteArray();
   }
 
   private static JsonObject jsonOf(Map<String, Object> fields) {

@@ -98,13 +98,20 @@ class RestGatewayTest {
     assertThat(put.statusCode()).as(text(put)).isEqualTo(200);
   }
 
-  /** Protobuf fields of one message: [field number, wire value] for length-delimited and varint fields. */
+  /** Protobuf fields of one message: [field number, bytes or the raw number as a long]. */
   private static List<Object[]> fields(byte[] message) throws Exception {
     List<Object[]> fields = new ArrayList<>();
     CodedInputStream in = CodedInputStream.newInstance(message);
     for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
       int field = tag >>> 3;
-      fields.add(new Object[] {field, (tag & 7) == 2 ? in.readByteArray() : (Object) in.readInt64()});
+      Object value = switch (tag & 7) {
+        case 0 -> in.readInt64();
+        case 1 -> in.readFixed64();
+        case 2 -> in.readByteArray();
+        case 5 -> (long) in.readFixed32();
+        default -> throw new AssertionError("unexpected wire type in tag " + tag);
+      };
+      fields.add(new Object[] {field, value});
     }
     return fields;
   }
@@ -126,6 +133,10 @@ class RestGatewayTest {
     assertThat(status.getAsJsonArray("LiveNodes")).hasSize(1);
     assertThat(status.get("regions").getAsInt()).isPositive();
     assertThat(xml(rest.get("/status/cluster", XML)).getElementsByTagName("Node").getLength()).isEqualTo(1);
+    List<Object[]> statusPb = fields(rest.get("/status/cluster", PB).body());
+    assertThat(statusPb.stream().filter(f -> (int) f[0] == 1)).hasSize(1);
+    assertThat(statusPb.stream().filter(f -> (int) f[0] == 3).map(f -> (long) f[1]))
+        .containsExactly(status.get("regions").getAsLong());
   }
 
   @Test
