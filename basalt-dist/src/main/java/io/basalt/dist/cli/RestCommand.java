@@ -23,7 +23,8 @@ final class RestCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
 
-  @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,...]", description = "ZooKeeper connect string of the cluster.")
+  @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,...]",
+      description = "ZooKeeper connect string of the cluster.")
   String zookeeper;
 
   @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "Port to listen on (default 8080).")

@@ -63,7 +63,8 @@ final class FilterJson {
       case "ColumnCountGetFilter" -> new ColumnCountGetFilter((int) number(f, "limit"));
       case "ColumnPaginationFilter" -> new ColumnPaginationFilter((int) number(f, "limit"), (int) number(f, "offset"));
       case "ColumnRangeFilter" -> new ColumnRangeFilter(Json.base64(f, "minColumn", false),
-          bool(f, "minColumnInclusive", true), Json.base64(f, "maxColumn", false), bool(f, "maxColumnInclusive", false));
+          bool(f, "minColumnInclusive", true), Json.base64(f, "maxColumn", false),
+          bool(f, "maxColumnInclusive", false));
       case "RandomRowFilter" -> new RandomRowFilter((float) number(f, "chance"));
       case "TimestampsFilter" -> new TimestampsFilter(longList(f, "timestamps"));
       case "RowFilter" -> new RowFilter(op(f), comparator(f));

@@ -140,7 +140,8 @@ final class RowResource {
   private static Put addCell(Put put, byte[] column, long ts, byte[] value) {
     byte[][] parts = RowSpec.split(column);
     if (parts[1] == null) {
-      throw RestException.badRequest("column \"" + Bytes.toStringBinary(column) + "\" needs a qualifier: FAMILY:QUALIFIER");
+      throw RestException.badRequest("column \"" + Bytes.toStringBinary(column)
+          + "\" needs a qualifier: FAMILY:QUALIFIER");
     }
     return put.addColumn(parts[0], parts[1], ts, value);
   }

@@ -87,9 +87,11 @@ record ScannerSpec(byte[] startRow, byte[] endRow, List<byte[]> columns, int bat
     return new ScannerSpec(start == null ? HConstants.EMPTY_START_ROW : start,
         end == null ? HConstants.EMPTY_END_ROW : end, columns, intOr(o, "batch", DEFAULT_BATCH),
         o.has("startTime") ? Json.longValue(o, "startTime") : 0,
-        o.has("endTime") ? Json.longValue(o, "endTime") : HConstants.LATEST_TIMESTAMP, intOr(o, "maxVersions", DEFAULT_VERSIONS),
-        Json.string(o, "filter", false), intOr(o, "caching", 0), cacheBlocks == null || Boolean.parseBoolean(cacheBlocks),
-        !"false".equals(Json.string(o, "includeStartRow", false)), "true".equals(Json.string(o, "includeStopRow", false)));
+        o.has("endTime") ? Json.longValue(o, "endTime") : HConstants.LATEST_TIMESTAMP,
+        intOr(o, "maxVersions", DEFAULT_VERSIONS), Json.string(o, "filter", false), intOr(o, "caching", 0),
+        cacheBlocks == null || Boolean.parseBoolean(cacheBlocks),
+        !"false".equals(Json.string(o, "includeStartRow", false)),
+        "true".equals(Json.string(o, "includeStopRow", false)));
   }
 
   private static int intOr(JsonObject o, String name, int absent) {

@@ -58,7 +58,8 @@ final class SchemaResource {
         names.forEach(n -> xml.append("<table name=\"").append(Xml.escape(n.getNameAsString())).append("\"/>"));
         yield RestReply.ok(media, xml.append("</TableList>").toString().getBytes(StandardCharsets.UTF_8));
       }
-      case PROTOBUF -> RestReply.ok(media, Protobuf.strings(1, names.stream().map(TableName::getNameAsString).toList()));
+      case PROTOBUF ->
+          RestReply.ok(media, Protobuf.strings(1, names.stream().map(TableName::getNameAsString).toList()));
       case TEXT -> {
         StringBuilder text = new StringBuilder();
         names.forEach(n -> text.append(n.getNameAsString()).append('\n'));

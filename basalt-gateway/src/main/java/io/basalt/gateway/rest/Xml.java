@@ -20,10 +20,17 @@ final class Xml {
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
       factory.setExpandEntityReferences(false);
       DocumentBuilder builder = factory.newDocumentBuilder();
-      builder.setErrorHandler(null);
+      // Parse errors come back as the 400's message, not as "[Fatal Error]" lines on stderr.
+      builder.setErrorHandler(new org.xml.sax.helpers.DefaultHandler() {
+        @Override
+        public void fatalError(org.xml.sax.SAXParseException e) throws org.xml.sax.SAXException {
+          throw e;
+        }
+      });
       Element root = builder.parse(new ByteArrayInputStream(body)).getDocumentElement();
       if (!root.getTagName().equals(expectedRoot)) {
-        throw RestException.badRequest("expected an XML <" + expectedRoot + "> element, got <" + root.getTagName() + ">");
+        throw RestException.badRequest("expected an XML <" + expectedRoot + "> element, got <" + root.getTagName()
+            + ">");
       }
       return root;
     } catch (RestException e) {

@@ -45,7 +45,8 @@ final class RestFixture implements AutoCloseable {
       throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(path.startsWith("http") ? path : url(path)))
         .timeout(Duration.ofSeconds(60))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     if (accept != null) {
       b.header("Accept", accept);
     }
