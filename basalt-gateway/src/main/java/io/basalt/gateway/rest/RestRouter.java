@@ -48,7 +48,7 @@ final class RestRouter {
         }
         String second = segments.get(1);
         yield switch (second) {
-          case "schema", "regions", "multiget", "scanner" -> second;
+          case "schema", "regions", "exists", "multiget", "scanner" -> second;
           default -> segments.size() == 2 && second.endsWith("*") ? "scan" : "row";
         };
       }
@@ -145,6 +145,9 @@ final class RestRouter {
       }
       case "regions" -> {
         return only("GET", method, () -> schemas.regions(req, table));
+      }
+      case "exists" -> {
+        return only("GET", method, () -> schemas.exists(table));
       }
       case "multiget" -> {
         return only("GET", method, () -> rows.multiGet(req, table));

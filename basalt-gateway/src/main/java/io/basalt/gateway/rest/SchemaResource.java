@@ -114,6 +114,16 @@ final class SchemaResource {
     return RestReply.empty(200);
   }
 
+  /** {@code /TABLE/exists}: 200 when the table exists, 404 when not (HBase's ExistsResource). */
+  RestReply exists(TableName name) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      if (!admin.tableExists(name)) {
+        throw new TableNotFoundException(name);
+      }
+    }
+    return RestReply.empty(200);
+  }
+
   /** TableInfo: the table's regions with their keys (base64) and the server holding each. */
   RestReply regions(RestRequest req, TableName name) throws IOException {
     List<HRegionLocation> locations;

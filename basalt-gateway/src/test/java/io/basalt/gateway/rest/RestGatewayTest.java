@@ -193,6 +193,7 @@ class RestGatewayTest {
     assertThat(new String((byte[]) pb.get(0)[1], StandardCharsets.UTF_8)).isEqualTo("schema_t");
     assertThat(pb.stream().filter(f -> (int) f[0] == 3)).hasSize(3);
 
+    assertThat(rest.get("/schema_t/exists", null).statusCode()).isEqualTo(200);
     assertThat(json(rest.get("/", JSON)).getAsJsonArray("table").toString()).contains("\"schema_t\"");
     assertThat(xml(rest.get("/", XML)).getElementsByTagName("table").getLength()).isPositive();
     JsonObject regions = json(rest.get("/schema_t/regions", JSON));
@@ -204,6 +205,7 @@ class RestGatewayTest {
     assertThat(rest.send("DELETE", "/schema_t/schema", null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.get("/schema_t/schema", JSON).statusCode()).isEqualTo(404);
     assertThat(rest.get("/schema_t/regions", JSON).statusCode()).isEqualTo(404);
+    assertThat(rest.get("/schema_t/exists", null).statusCode()).isEqualTo(404);
     assertThat(rest.send("DELETE", "/schema_t/schema", null, (String) null).statusCode()).isEqualTo(404);
   }
 
