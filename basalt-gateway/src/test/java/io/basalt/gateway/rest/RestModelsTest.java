@@ -71,7 +71,8 @@ class RestModelsTest {
         "{\"type\":\"RowFilter\",\"op\":\"SIDEWAYS\",\"comparator\":{\"type\":\"BinaryComparator\",\"value\":\"\"}}",
         "{\"type\":\"RowFilter\",\"op\":\"EQUAL\"}", "{\"type\":\"PrefixFilter\",\"value\":\"%%%\"}",
         "{\"type\":\"SkipFilter\",\"filters\":[]}",
-        "{\"type\":\"ValueFilter\",\"op\":\"EQUAL\",\"comparator\":{\"type\":\"RegexStringComparator\",\"value\":\"(\"}}")) {
+        "{\"type\":\"ValueFilter\",\"op\":\"EQUAL\","
+            + "\"comparator\":{\"type\":\"RegexStringComparator\",\"value\":\"(\"}}")) {
       assertThatThrownBy(() -> FilterJson.parse(bad)).as(bad).isInstanceOf(RestException.class)
           .extracting(e -> ((RestException) e).status).isEqualTo(400);
     }
