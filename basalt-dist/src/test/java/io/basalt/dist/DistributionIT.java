@@ -174,6 +174,41 @@ class DistributionIT {
       assertThat(thrift.waitFor(30, TimeUnit.SECONDS)).as("gateway stopped within 30 s of SIGTERM").isTrue();
     }
 
+    // The REST gateway from the tarball: a cell written and read back with plain HTTP, as curl would.
+    int restPort = freePort();
+    Path restLog = dir.resolve("rest.out");
+    Process rest = basalt(home, restLog, "rest", "--zookeeper", "127.0.0.1:" + zk, "-p", Integer.toString(restPort),
+        "--infoport", "-1");
+    try {
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      String base = "http://127.0.0.1:" + restPort;
+      HttpResponse<String> tables = null;
+      long restDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (tables == null && System.nanoTime() < restDeadline) {
+        assertThat(rest.isAlive()).as("REST gateway running; its output: %s", Files.readString(restLog)).isTrue();
+        try {
+          tables = http.send(HttpRequest.newBuilder(URI.create(base + "/")).header("Accept", "application/json")
+              .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException notYet) {
+          Thread.sleep(250);
+        }
+      }
+      assertThat(tables).as("REST gateway answered within 120 s").isNotNull();
+      assertThat(tables.statusCode()).isEqualTo(200);
+      assertThat(tables.body()).startsWith("{\"table\":[").contains("{\"name\":\"from_tarball\"}");
+      HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(base + "/from_tarball/k/cf:q"))
+          .header("Content-Type", "application/octet-stream").timeout(Duration.ofSeconds(30))
+          .PUT(HttpRequest.BodyPublishers.ofString("via rest")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+      HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base + "/from_tarball/k/cf:q"))
+          .header("Accept", "application/octet-stream").timeout(Duration.ofSeconds(30)).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(read.body()).isEqualTo("via rest");
+    } finally {
+      new ProcessBuilder("kill", "-TERM", Long.toString(rest.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+      assertThat(rest.waitFor(30, TimeUnit.SECONDS)).as("REST gateway stopped within 30 s of SIGTERM").isTrue();
+    }
+
     // A second server on the same data directory is refused in one line, naming the running one's PID.
     Path secondLog = dir.resolve("second.out");
     Process second = basalt(home, secondLog, "standalone", "--data-dir", data.toString());

@@ -27,7 +27,7 @@ class BasaltCliTest {
 
   @Test
   void everyCommandHasHelp() {
-    for (String command : List.of("standalone", "master", "regionserver", "zookeeper", "thrift", "status",
+    for (String command : List.of("standalone", "master", "regionserver", "zookeeper", "thrift", "rest", "status",
         "decommission", "recommission", "config", "version", "demo", "storage-bench")) {
       String[] r = run(command, "--help");
       assertThat(r[0]).as(command).isEqualTo("0");

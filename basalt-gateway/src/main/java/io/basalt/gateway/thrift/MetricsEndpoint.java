@@ -8,11 +8,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /** {@code GET /metrics} in Prometheus's text format, the same scrape the servers' info ports answer. */
-final class MetricsEndpoint implements AutoCloseable {
+public final class MetricsEndpoint implements AutoCloseable {
   private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
   private final HttpServer server;
 
-  MetricsEndpoint(String host, int port, PrometheusMeterRegistry registry) throws IOException {
+  public MetricsEndpoint(String host, int port, PrometheusMeterRegistry registry) throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 16);
     server.createContext("/metrics", exchange -> {
       byte[] body = registry.scrape(CONTENT_TYPE).getBytes(StandardCharsets.UTF_8);
@@ -25,7 +25,7 @@ final class MetricsEndpoint implements AutoCloseable {
     server.start();
   }
 
-  int port() {
+  public int port() {
     return server.getAddress().getPort();
   }
 
