@@ -37,12 +37,9 @@ public final class RestGateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RestGateway.class);
 
   static {
-    // The JDK server writes a response's headers and body as two segments: without TCP_NODELAY, Nagle holds the
-    // body until the client's delayed ACK, 40 ms on every GET. Read once, when the JDK server first loads.
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
-    }
+    MetricsEndpoint.noDelay();
   }
+
   /** Request bodies are read whole; a bigger one is refused with 413 rather than risk the heap. */
   static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
 

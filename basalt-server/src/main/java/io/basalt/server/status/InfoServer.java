@@ -33,6 +33,14 @@ public final class InfoServer implements AutoCloseable {
   private final HttpServer http;
   private final ExecutorService threads;
 
+  static {
+    // The JDK server writes a response's headers and body as two segments: without TCP_NODELAY, Nagle holds the
+    // body until the client's delayed ACK, 40 ms on every page and /metrics scrape. Read once, when it loads.
+    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+  }
+
   /**
    * Listens on {@code host:port} and answers each path of {@code routes}. With {@code anyPortIfBusy}, a busy
    * port is replaced by a free one (logged), as HBase's {@code hbase.*.info.port.auto}: several region
