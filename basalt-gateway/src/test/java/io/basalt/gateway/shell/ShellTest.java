@@ -121,6 +121,19 @@ class ShellTest {
         "balance_switch true",
         "balancer",
         "list_decommissioned_regionservers",
+        "server = admin.getRegionServers.first.getServerName",
+        "region = admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('sns:t2')).first.getEncodedName",
+        "move region, server",
+        "put 'sns:t2', 'a', 'f:q', '1'",
+        "put 'sns:t2', 'z', 'f:q', '2'",
+        "split 'sns:t2', 'm'",
+        "200.times { break if admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('sns:t2')).size == 2; sleep 0.1 }",
+        "puts \"regions=#{admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('sns:t2')).size}\"",
+        "scan 'sns:t2'",
+        "decommission_regionservers [server], false",
+        "list_decommissioned_regionservers",
+        "recommission_regionserver server",
+        "list_decommissioned_regionservers",
         "help 'scan'",
         "disable 'sns:t2'",
         "drop 'sns:t2'",
@@ -167,6 +180,8 @@ class ShellTest {
     assertThat(out).contains("DESCRIPTION\n{NAME => 'sns'}\n");
     assertThat(out).contains("Previous balancer state : true\n").contains("Previous balancer state : false\n");
     assertThat(out).contains("DECOMMISSIONED REGION SERVERS\n0 row(s)\n");
+    assertThat(out).contains("regions=2\n").containsPattern("ROW COLUMN\\+CELL\n a [^\n]+value=1\n z [^\n]+value=2\n2 row");
+    assertThat(out).containsPattern("DECOMMISSIONED REGION SERVERS\n [^,\n]+,\\d+,\\d+\n1 row\\(s\\)\n");
     assertThat(out).contains("scan 't1' [, {COLUMNS => ['f1'], LIMIT => 10");
     assertThat(out).contains("TABLE\n0 row(s)\nTook ").contains("=> []\n");
     assertThat(out).containsPattern("Took \\d+\\.\\d{4} seconds");
