@@ -62,6 +62,7 @@ class ShellTest {
         new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), out, out, false);
     // HBase pads the first column of ROW/COLUMN listings; one space keeps the expectations readable.
     String text = bytes.toString(StandardCharsets.UTF_8).replaceAll("(?m)^( ?\\S+) {2,}", "$1 ");
+    System.out.println(text); // the transcript, in the surefire report
     return new Run(code, text);
   }
 
