@@ -58,7 +58,9 @@ module Basalt
 
     def bool_arg(hash, key)
       value = hash[key].to_s.downcase
-      raise ArgumentError, "#{key} must be true or false, not #{hash[key].inspect}" unless %w[true false].include?(value)
+      unless %w[true false].include?(value)
+        raise ArgumentError, "#{key} must be true or false, not #{hash[key].inspect}"
+      end
 
       value == 'true'
     end

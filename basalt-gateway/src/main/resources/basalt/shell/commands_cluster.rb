@@ -71,7 +71,10 @@ module Basalt
       command('decommission_regionservers') do
         live = admin.getRegionServers.to_a
         names = Array(servers).flat_map do |s|
-          matched = live.select { |n| n.getServerName == s.to_s || n.getHostname == s.to_s || n.getAddress.toString == s.to_s }
+          wanted = s.to_s
+          matched = live.select do |n|
+            [n.getServerName, n.getHostname, n.getAddress.toString].include?(wanted)
+          end
           raise ArgumentError, "No live region server matches #{s}" if matched.empty?
 
           matched
@@ -130,7 +133,8 @@ module Basalt
         puts "Basalt shell: HBase's shell language over the HBase client. Commands:"
         puts Session.command_names.join(', ')
         puts
-        puts 'Arguments use Ruby syntax, as HBase: create \'t\', {NAME => \'f\', VERSIONS => 3}; scan \'t\', {LIMIT => 10}'
+        puts "Arguments use Ruby syntax, as HBase: create 't', {NAME => 'f', VERSIONS => 3}; " \
+             "scan 't', {LIMIT => 10}"
       else
         text = COMMAND_HELP[name.to_s] or raise ArgumentError, "Unknown command: #{name}"
         puts text

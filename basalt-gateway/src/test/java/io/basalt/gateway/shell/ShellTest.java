@@ -128,14 +128,16 @@ class ShellTest {
         "put 'sns:t2', 'a', 'f:q', '1'",
         "put 'sns:t2', 'z', 'f:q', '2'",
         "split 'sns:t2', 'm'",
-        "200.times { break if admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('sns:t2')).size == 2; sleep 0.1 }",
-        "puts \"regions=#{admin.getRegions(org.apache.hadoop.hbase.TableName.valueOf('sns:t2')).size}\"",
+        "t2 = org.apache.hadoop.hbase.TableName.valueOf('sns:t2')",
+        "200.times { break if admin.getRegions(t2).size == 2; sleep 0.1 }",
+        "puts \"regions=#{admin.getRegions(t2).size}\"",
         "scan 'sns:t2'",
         "decommission_regionservers [server], false",
         "list_decommissioned_regionservers",
         "recommission_regionserver server",
         "list_decommissioned_regionservers",
         "help 'scan'",
+        "help",
         "disable 'sns:t2'",
         "drop 'sns:t2'",
         "drop_namespace 'sns'",
@@ -155,9 +157,11 @@ class ShellTest {
     assertThat(out).contains("Updating all regions with the new schema...\nDone.\nTook ");
     assertThat(out).containsPattern("1 active master, 0 backup masters, 1 servers, 0 dead, \\d+\\.\\d{4} average load");
     // get: COLUMN/CELL with HBase's timestamp rendering (local date-time), versions newest first.
-    assertThat(out).containsPattern("COLUMN CELL\n f:a timestamp=\\d{4}-\\d\\d-\\d\\dT[0-9:.]+, value=v1\n1 row\\(s\\)\nTook ");
     assertThat(out).containsPattern(
-        "COLUMN CELL\n g:b timestamp=1970-01-01T[0-9:.]+, value=new\n g:b timestamp=1970-01-01T[0-9:.]+, value=old\n1 row\\(s\\)");
+        "COLUMN CELL\n f:a timestamp=\\d{4}-\\d\\d-\\d\\dT[0-9:.]+, value=v1\n1 row\\(s\\)\nTook ");
+    assertThat(out).containsPattern(
+        "COLUMN CELL\n g:b timestamp=1970-01-01T[0-9:.]+, value=new\n"
+            + " g:b timestamp=1970-01-01T[0-9:.]+, value=old\n1 row\\(s\\)");
     assertThat(out).containsPattern("COLUMN CELL\n g:b timestamp=1970-01-01T[0-9:.]+, value=old\n1 row\\(s\\)");
     // scan: ROW COLUMN+CELL, one line per cell, N row(s).
     assertThat(out).containsPattern("ROW COLUMN\\+CELL\n r1 column=f:a, timestamp=[^,]+, value=v1\n r2 column=f:a, "
@@ -172,7 +176,8 @@ class ShellTest {
     assertThat(out).contains("COLUMN CELL\n0 row(s)\nTook ");
     assertThat(out).contains("COUNTER VALUE = 5\n").contains("COUNTER VALUE = 6\n")
         .contains("No counter found at specified coordinates\n");
-    assertThat(out).contains("1 row(s)\nTook ").contains("Current count: 1, row: c\nCurrent count: 2, row: r3\n2 row(s)\n");
+    assertThat(out).contains("1 row(s)\nTook ")
+        .contains("Current count: 1, row: c\nCurrent count: 2, row: r3\n2 row(s)\n");
     assertThat(out).contains("rows=5\n");
     assertThat(out).contains("Truncating 'st' table (it may take a while):\nDisabling table...\nTruncating table...\n");
     assertThat(out).contains("0 row(s)\nTook ");
@@ -181,9 +186,12 @@ class ShellTest {
     assertThat(out).contains("DESCRIPTION\n{NAME => 'sns'}\n");
     assertThat(out).contains("Previous balancer state : true\n").contains("Previous balancer state : false\n");
     assertThat(out).contains("DECOMMISSIONED REGION SERVERS\n0 row(s)\n");
-    assertThat(out).contains("regions=2\n").containsPattern("ROW COLUMN\\+CELL\n a [^\n]+value=1\n z [^\n]+value=2\n2 row");
+    assertThat(out).contains("regions=2\n")
+        .containsPattern("ROW COLUMN\\+CELL\n a [^\n]+value=1\n z [^\n]+value=2\n2 row");
     assertThat(out).containsPattern("DECOMMISSIONED REGION SERVERS\n [^,\n]+,\\d+,\\d+\n1 row\\(s\\)\n");
     assertThat(out).contains("scan 't1' [, {COLUMNS => ['f1'], LIMIT => 10");
+    assertThat(out).contains("Basalt shell: HBase's shell language over the HBase client. Commands:\n")
+        .containsPattern("alter, balance_switch, balancer, count, create, .*, whoami\n");
     assertThat(out).contains("TABLE\n0 row(s)\nTook ").contains("=> []\n");
     assertThat(out).containsPattern("Took \\d+\\.\\d{4} seconds");
   }
@@ -250,7 +258,8 @@ class ShellTest {
         "exit 3"));
     Run run = shell("", script.toString());
     assertThat(run.code()).as(run.out()).isEqualTo(3);
-    assertThat(run.out()).contains("counted 3\n").containsPattern("ROW COLUMN\\+CELL\n b column=f:q, [^\n]+value=10\n1 row\\(s\\)");
+    assertThat(run.out()).contains("counted 3\n")
+        .containsPattern("ROW COLUMN\\+CELL\n b column=f:q, [^\n]+value=10\n1 row\\(s\\)");
     // A script's own values are not echoed (no irb there).
     assertThat(run.out()).doesNotContain("=> ");
 
