@@ -209,6 +209,15 @@ class DistributionIT {
       assertThat(rest.waitFor(30, TimeUnit.SECONDS)).as("REST gateway stopped within 30 s of SIGTERM").isTrue();
     }
 
+    // The shell from the tarball: a script of HBase shell commands, its output in HBase's format.
+    Path script = dir.resolve("shell-check.rb");
+    Files.writeString(script, "create 'shelled', 'f'\nput 'shelled', 'r1', 'f:q', 'via shell'\nscan 'shelled'\n");
+    Path shellLog = dir.resolve("shell.out");
+    String shellOut = run(basalt(home, shellLog, "shell", "--zookeeper", "127.0.0.1:" + zk, script.toString()),
+        shellLog, 120);
+    assertThat(shellOut).as(shellOut).contains("Created table shelled\n")
+        .containsPattern("ROW +COLUMN\\+CELL\n r1 +column=f:q, timestamp=[^,]+, value=via shell\n1 row\\(s\\)\n");
+
     // A second server on the same data directory is refused in one line, naming the running one's PID.
     Path secondLog = dir.resolve("second.out");
     Process second = basalt(home, secondLog, "standalone", "--data-dir", data.toString());
