@@ -27,7 +27,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   CloseAndCloneMember(primary)              the secondaries at once, the primary last; each must report
  *                                             the barrier's log position, else roll back
  *   PersistTxn(CLONED)                        POINT OF NO RETURN; from here on a failure repeats the action
- *   FoundDaughterGroup(A), (B)                on each daughter's founder (once, marker file)
+ *   InParallel(FoundDaughterGroup(A), (B))    on each daughter's founder (once, marker file), both at once
  *   PublishGroupSplit                         parent SPLIT (keeping its members), daughters OPEN
  *   InParallel(OpenDaughterMember x 2)        both founders at once (clients write to them as soon as open)
  *   InParallel(OpenDaughterMember x 2R-2)     then all the other members at once
@@ -192,8 +192,8 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case CLONE -> index == 0 ? new Action.InParallel(secondaries().stream().map(this::closeAndClone).toList())
           : closeAndClone(primary);
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(Phase.CLONED));
-      case FOUND -> index == 0 ? new Action.FoundDaughterGroup(daughterA(), group, txn.membersA())
-          : new Action.FoundDaughterGroup(daughterB(), group, txn.membersB());
+      case FOUND -> new Action.InParallel(List.of(new Action.FoundDaughterGroup(daughterA(), group, txn.membersA()),
+          new Action.FoundDaughterGroup(daughterB(), group, txn.membersB())));
       case PUBLISH -> new Action.PublishGroupSplit(parent, daughterA(), txn.membersA(), daughterB(), txn.membersB());
       case OPEN_MEMBERS -> {
         // Both daughters' founders (their first primaries) before anyone else: the others join them.
@@ -226,7 +226,7 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case CLONE -> index == 0 ? result instanceof Result.Each each && each.results().size() == members.size() - 1
           && each.results().stream().allMatch(Result.LogPosition.class::isInstance)
           : result instanceof Result.LogPosition;
-      case OPEN_MEMBERS -> result instanceof Result.Each;
+      case FOUND, OPEN_MEMBERS -> result instanceof Result.Each;
       default -> result instanceof Result.Done;
     };
   }
@@ -283,11 +283,7 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
         ending = splitOutcome();
         enter(Stage.FOUND);
       }
-      case FOUND -> {
-        if (++index == 2) {
-          goTo(Stage.PUBLISH);
-        }
-      }
+      case FOUND -> goTo(Stage.PUBLISH);
       case PUBLISH -> enter(Stage.OPEN_MEMBERS);
       case OPEN_MEMBERS -> {
         if (++index == 2 || n == 1) {

@@ -96,7 +96,7 @@ class GroupSplitProtocolTest {
     GroupSplitProtocol p = begin(c, Optional.empty());
     assertThat(drive(c, p)).containsExactly("ChooseMidpoint(rs1)", "ChooseDaughterPorts", "PersistTxn(STARTED)",
         "SetRegionState(SPLITTING)", "SealGroup(rs1)", "[CloseAndCloneMember(rs0), CloseAndCloneMember(rs2)]",
-        "CloseAndCloneMember(rs1)", "PersistTxn(CLONED)", "FoundDaughterGroup(rs1)", "FoundDaughterGroup(rs0)",
+        "CloseAndCloneMember(rs1)", "PersistTxn(CLONED)", "[FoundDaughterGroup(rs1), FoundDaughterGroup(rs0)]",
         "PublishGroupSplit", "[OpenDaughterMember(rs1), OpenDaughterMember(rs0)]",
         "[OpenDaughterMember(rs0), OpenDaughterMember(rs1), OpenDaughterMember(rs2), OpenDaughterMember(rs2)]",
         "PersistTxn(PUBLISHED)",
