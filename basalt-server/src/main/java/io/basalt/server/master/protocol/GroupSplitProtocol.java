@@ -24,10 +24,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   SetRegionState(parent, SPLITTING)         failure: roll back
  *   SealGroup(primary)                        writes stop; barrier acknowledged by ALL; failure: roll back
  *   InParallel(CloseAndCloneMember(secondary) x R-1)
- *   CloseAndCloneMember(primary)              the secondaries at once, the primary last; each must report
- *                                             the barrier's log position, else roll back
+ *   InParallel(CloseAndCloneMember(primary),  the secondaries at once, the primary last; each must report
+ *     FoundDaughterGroup(A), (B))             the barrier's log position, else roll back. The founders are
+ *                                             secondaries, cloned already: their groups are refounded while
+ *                                             the primary closes (rolling back drops them with the clones)
  *   PersistTxn(CLONED)                        POINT OF NO RETURN; from here on a failure repeats the action
- *   InParallel(FoundDaughterGroup(A), (B))    on each daughter's founder (once, marker file), both at once
+ *   InParallel(FoundDaughterGroup(A), (B))    on each daughter's founder (once, marker file: done already
+ *                                             unless a new master recovered the split here)
  *   PublishGroupSplit                         parent SPLIT (keeping its members), daughters OPEN
  *   InParallel(OpenDaughterMember x 2)        both founders at once (clients write to them as soon as open)
  *   InParallel(OpenDaughterMember x 2R-2)     then all the other members at once
@@ -190,7 +193,7 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case MARK_SPLITTING -> new Action.SetRegionState(parent, primary, RegionState.SPLITTING);
       case SEAL -> new Action.SealGroup(primary, parent);
       case CLONE -> index == 0 ? new Action.InParallel(secondaries().stream().map(this::closeAndClone).toList())
-          : closeAndClone(primary);
+          : closePrimaryAndFound();
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(Phase.CLONED));
       case FOUND -> new Action.InParallel(List.of(new Action.FoundDaughterGroup(daughterA(), group, txn.membersA()),
           new Action.FoundDaughterGroup(daughterB(), group, txn.membersB())));
@@ -225,7 +228,8 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case SEAL -> result instanceof Result.LogPosition;
       case CLONE -> index == 0 ? result instanceof Result.Each each && each.results().size() == members.size() - 1
           && each.results().stream().allMatch(Result.LogPosition.class::isInstance)
-          : result instanceof Result.LogPosition;
+          : result instanceof Result.LogPosition
+              || result instanceof Result.Each each && each.results().get(0) instanceof Result.LogPosition;
       case FOUND, OPEN_MEMBERS -> result instanceof Result.Each;
       default -> result instanceof Result.Done;
     };
@@ -264,7 +268,8 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
         }
       }
       case CLONE -> {
-        List<Result> positions = index == 0 ? ((Result.Each) result).results() : List.of(result);
+        List<Result> positions = index == 0 ? ((Result.Each) result).results()
+            : List.of(result instanceof Result.Each each ? each.results().get(0) : result);
         List<Member> closed = index == 0 ? secondaries() : List.of(txn.closeOrder().get(n - 1));
         for (int i = 0; i < positions.size(); i++) {
           long at = ((Result.LogPosition) positions.get(i)).position();
@@ -314,6 +319,23 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
     return order.subList(0, order.size() - 1);
   }
 
+  /**
+   * The primary's close and clone, with the refounding of each daughter whose founder is a secondary (its
+   * clone is complete): that is most of the time the writers would otherwise wait between the clones and
+   * the daughters' opening.
+   */
+  private Action closePrimaryAndFound() {
+    List<Action> parts = new ArrayList<>();
+    parts.add(closeAndClone(primary));
+    if (!txn.membersA().get(0).isOn(primary)) {
+      parts.add(new Action.FoundDaughterGroup(daughterA(), group, txn.membersA()));
+    }
+    if (!txn.membersB().get(0).isOn(primary)) {
+      parts.add(new Action.FoundDaughterGroup(daughterB(), group, txn.membersB()));
+    }
+    return parts.size() == 1 ? parts.get(0) : new Action.InParallel(parts);
+  }
+
   private Action closeAndClone(Member m) {
     return closeAndClone(m.server());
   }
@@ -348,14 +370,15 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
   }
 
   /**
-   * The daughter's members, its founder first: daughter A's on the primary, B's on the first secondary, so
-   * that the two new groups start with their primaries on different servers.
+   * The daughter's members, its founder first: daughter A's on the first secondary, B's on the second, so
+   * that the two new groups start with their primaries on different servers, and both founders' clones
+   * exist before the primary closes (with one secondary both are there; with none, on the primary).
    */
   private List<Member> founderFirst(List<Member> daughter, int which) {
     List<Member> order = new ArrayList<>();
-    members.stream().filter(m -> m.isOn(primary)).forEach(order::add);
     members.stream().filter(m -> !m.isOn(primary)).forEach(order::add);
-    Member founderOfParent = order.get(Math.min(which, order.size() - 1));
+    members.stream().filter(m -> m.isOn(primary)).forEach(order::add);
+    Member founderOfParent = order.get(Math.min(which, Math.max(0, order.size() - 2)));
     List<Member> out = new ArrayList<>();
     for (int i = 0; i < members.size(); i++) {
       if (members.get(i).equals(founderOfParent)) {

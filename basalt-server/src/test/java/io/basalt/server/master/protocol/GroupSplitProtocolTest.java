@@ -91,22 +91,25 @@ class GroupSplitProtocolTest {
   }
 
   @Test
-  void aSplitClosesTheSecondariesAtOnceBeforeThePrimaryAndOpensBothFoundersFirst() {
+  void aSplitClosesTheSecondariesAtOnceThenThePrimaryWhileTheyFoundTheDaughtersAndOpensFoundersFirst() {
     SimSplitGroups c = cluster();
     GroupSplitProtocol p = begin(c, Optional.empty());
     assertThat(drive(c, p)).containsExactly("ChooseMidpoint(rs1)", "ChooseDaughterPorts", "PersistTxn(STARTED)",
         "SetRegionState(SPLITTING)", "SealGroup(rs1)", "[CloseAndCloneMember(rs0), CloseAndCloneMember(rs2)]",
-        "CloseAndCloneMember(rs1)", "PersistTxn(CLONED)", "[FoundDaughterGroup(rs1), FoundDaughterGroup(rs0)]",
-        "PublishGroupSplit", "[OpenDaughterMember(rs1), OpenDaughterMember(rs0)]",
-        "[OpenDaughterMember(rs0), OpenDaughterMember(rs1), OpenDaughterMember(rs2), OpenDaughterMember(rs2)]",
+        "[CloseAndCloneMember(rs1), FoundDaughterGroup(rs0), FoundDaughterGroup(rs2)]", "PersistTxn(CLONED)",
+        "[FoundDaughterGroup(rs0), FoundDaughterGroup(rs2)]", "PublishGroupSplit",
+        "[OpenDaughterMember(rs0), OpenDaughterMember(rs2)]",
+        "[OpenDaughterMember(rs1), OpenDaughterMember(rs1), OpenDaughterMember(rs2), OpenDaughterMember(rs0)]",
         "PersistTxn(PUBLISHED)",
         "DropRegionFiles(rs1)", "DropRegionFiles(rs0)", "DropRegionFiles(rs2)", "DeleteTxn");
     assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.SPLIT);
     GroupSplitTxn t = p.txn().orElseThrow();
     SimSplitGroups.Entry a = c.entry(t.daughterA());
     SimSplitGroups.Entry b = c.entry(t.daughterB());
-    assertThat(a.primary()).as("A's founder: the parent's primary").isEqualTo(PRIMARY);
-    assertThat(b.primary()).as("B's founder: a secondary, so the new primaries are apart").isNotEqualTo(PRIMARY);
+    assertThat(a.primary()).as("A's founder: a secondary, refounded while the primary closes")
+        .isNotEqualTo(PRIMARY);
+    assertThat(b.primary()).as("B's founder: the other secondary, so the new primaries are apart")
+        .isNotEqualTo(PRIMARY).isNotEqualTo(a.primary());
     Set<Integer> ports = new HashSet<>();
     c.entry(PARENT).members().forEach(m -> ports.add(m.port()));
     for (SimSplitGroups.Entry d : List.of(a, b)) {
