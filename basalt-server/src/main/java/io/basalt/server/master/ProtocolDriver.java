@@ -130,6 +130,7 @@ final class ProtocolDriver {
 
   private Result execute(Action a, TableDescriptor table, Run run) throws IOException {
     if (a instanceof Action.InParallel p) {
+      // Its parts (a replicated split's member actions) do not touch run, which is not thread-safe.
       return parallel.run(p, part -> execute(part, table, run));
     } else if (a instanceof Action.PersistTxn r) {
       transactions.put(r.txn().id(), r.txn().toBytes());
