@@ -76,6 +76,7 @@ final class ProtocolDriver {
   private final OperationHistory history;
   private final ReplicatedRegions replicated;
   private final GroupSplitSteps groupSplits;
+  private final ParallelParts parallel = new ParallelParts();
 
   ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
       OperationHistory history, ReplicatedRegions replicated) {
@@ -128,7 +129,10 @@ final class ProtocolDriver {
   }
 
   private Result execute(Action a, TableDescriptor table, Run run) throws IOException {
-    if (a instanceof Action.PersistTxn r) {
+    if (a instanceof Action.InParallel p) {
+      // Its parts (a replicated split's member actions) do not touch run, which is not thread-safe.
+      return parallel.run(p, part -> execute(part, table, run));
+    } else if (a instanceof Action.PersistTxn r) {
       transactions.put(r.txn().id(), r.txn().toBytes());
     } else if (a instanceof Action.DeleteTxn d) {
       transactions.remove(d.id());
@@ -304,8 +308,9 @@ final class ProtocolDriver {
     if (a instanceof Action.DeleteMember d) {
       return d.via().stream().allMatch(v -> servers.liveAt(v).isEmpty()) ? d.via().get(0) : null;
     }
-    ServerName s = a.site().regionServer();
-    return s != null && servers.liveAt(s).isEmpty() ? s : null;
+    List<ServerName> need = a instanceof Action.InParallel p ? p.servers()
+        : a.site().isMaster() ? List.of() : List.of(a.site().regionServer());
+    return need.stream().filter(s -> servers.liveAt(s).isEmpty()).findFirst().orElse(null);
   }
 
   private static String crashPoint(String kind, Action a) {
@@ -358,23 +363,34 @@ final class ProtocolDriver {
 
     void timed(Action a, long start, long end) {
       long millis = (end - start) / 1_000_000;
-      if (a instanceof Action.PersistTxn r) {
+      if (a instanceof Action.InParallel p) {
+        if (p.parts().stream().anyMatch(Action.FoundDaughterGroup.class::isInstance)
+            && p.parts().get(0) instanceof Action.CloseAndCloneMember) {
+          phases.put("closePrimaryAndFound", millis);
+        } else {
+          // The parts ran at once and are of a kind: timed as the first (a daughter's founder first).
+          timed(p.parts().get(0), start, end);
+        }
+      } else if (a instanceof Action.PersistTxn r) {
         describe(r.txn());
       } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close || a instanceof Action.SealGroup) {
         unavailableFrom = start;
         if (a instanceof Action.SealGroup) {
           phases.put("seal", millis);
         }
-      } else if (a instanceof Action.CloseAndCloneMember) {
-        phases.merge("closeAndClone", millis, Long::sum);
+      } else if (a instanceof Action.CloseAndCloneMember c) {
+        phases.merge(c.server().equals(from) ? "closeAndClonePrimary" : "closeAndCloneSecondaries", millis,
+            Long::sum);
       } else if (a instanceof Action.FoundDaughterGroup) {
         phases.merge("found", millis, Long::sum);
       } else if (a instanceof Action.PublishGroupSplit) {
         phases.put("publish", millis);
       } else if (a instanceof Action.OpenDaughterMember o) {
-        phases.merge("openMembers", millis, Long::sum);
         if (o.members().get(0).isOn(o.server())) {
+          phases.merge("openFounders", millis, Long::sum);
           unavailableTo = end; // a daughter's founder, its first primary, serves
+        } else {
+          phases.merge("openMembers", millis, Long::sum);
         }
         if (a instanceof Action.Close) {
           phases.put("close", millis);

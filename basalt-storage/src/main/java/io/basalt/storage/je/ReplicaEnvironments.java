@@ -110,6 +110,10 @@ final class ReplicaEnvironments {
     rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "3 s");
     rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "2 s");
     rc.setConfigParam("je.rep.heartbeatInterval", "500");
+    // A primary records in its log that its last commit became durable (an empty transaction) once the position
+    // has been stable for two heartbeats, counted in ticks of its feeder manager's idle poll (JE: 1 s, so 2-3 s).
+    // A replicated split waits for that entry with writes stopped: at the smallest tick it comes 1 s after.
+    rc.setConfigParam("je.rep.feederManagerPollTimeout", "100 ms");
     // An election must not wait JE's default 10 s per round on a member that accepts connections but does
     // not answer (a paused process): elections exchange a few small messages.
     rc.setConfigParam("je.rep.electionsOpenTimeout", "500 ms");

@@ -378,6 +378,32 @@ public sealed interface Action {
   }
 
   /**
+   * Several region-server actions at once, each on its own server (a replicated split closes its
+   * secondaries, and opens its daughters' members, this way: one after another they cost a second each).
+   * The driver runs them in parallel and reports {@link Result.Each}, the parts' results in order; it fails
+   * if any part fails, the others having run or not. So each part must be idempotent on its own, as every
+   * action is. {@link #site()} is the first part's server; {@link #servers()} names them all.
+   */
+  record InParallel(List<Action> parts) implements Action {
+    public InParallel {
+      parts = List.copyOf(parts);
+      if (parts.isEmpty() || parts.stream().anyMatch(p -> p.site().isMaster() || p instanceof InParallel)) {
+        throw new IllegalArgumentException("parts run in parallel are region-server actions: " + parts);
+      }
+    }
+
+    @Override
+    public Site site() {
+      return parts.get(0).site();
+    }
+
+    /** Every server a part runs on. */
+    public List<ServerName> servers() {
+      return parts.stream().map(p -> p.site().regionServer()).distinct().toList();
+    }
+  }
+
+  /**
    * The founder's server (the first of {@code members}): make its clone of the daughter the only member of
    * a new group named {@code group} at its new port (once; a repeat finds it done).
    */

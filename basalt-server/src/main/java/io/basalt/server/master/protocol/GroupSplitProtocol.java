@@ -23,13 +23,17 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   PersistTxn(STARTED)                       the ports recorded; failure: DeleteTxn, ROLLED_BACK
  *   SetRegionState(parent, SPLITTING)         failure: roll back
  *   SealGroup(primary)                        writes stop; barrier acknowledged by ALL; failure: roll back
- *   CloseAndCloneMember(member) x R           secondaries first, the primary last; each must report the
- *                                             barrier's log position, else roll back
+ *   InParallel(CloseAndCloneMember(secondary) x R-1)
+ *   InParallel(CloseAndCloneMember(primary),  the secondaries at once, the primary last; each must report
+ *     FoundDaughterGroup(A), (B))             the barrier's log position, else roll back. The founders are
+ *                                             secondaries, cloned already: their groups are refounded while
+ *                                             the primary closes (rolling back drops them with the clones)
  *   PersistTxn(CLONED)                        POINT OF NO RETURN; from here on a failure repeats the action
- *   FoundDaughterGroup(A), (B)                on each daughter's founder (once, marker file)
+ *   InParallel(FoundDaughterGroup(A), (B))    on each daughter's founder (once, marker file: done already
+ *                                             unless a new master recovered the split here)
  *   PublishGroupSplit                         parent SPLIT (keeping its members), daughters OPEN
- *   OpenDaughterMember x 2R                   both founders first (clients write to them at once), then
- *                                             the other members, A's and B's in turn
+ *   InParallel(OpenDaughterMember x 2)        both founders at once (clients write to them as soon as open)
+ *   InParallel(OpenDaughterMember x 2R-2)     then all the other members at once
  *   PersistTxn(PUBLISHED)
  *   DropRegionFiles(member, parent) x R
  *   DeleteTxn                                 SPLIT
@@ -71,7 +75,10 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
   private GroupSplitTxn txn;
   /** The barrier's log position, once the primary sealed the group (this run only). */
   private long barrier = -1;
-  /** Which member (or daughter) the current per-member stage is at. */
+  /**
+   * Which member (or daughter) the current per-member stage is at; in CLONE 0 is the secondaries and 1 the
+   * primary, in OPEN_MEMBERS 0 is the founders and 1 the others.
+   */
   private int index;
   private Outcome ending;
 
@@ -185,17 +192,23 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case RECORD_STARTED -> new Action.PersistTxn(txn);
       case MARK_SPLITTING -> new Action.SetRegionState(parent, primary, RegionState.SPLITTING);
       case SEAL -> new Action.SealGroup(primary, parent);
-      case CLONE -> new Action.CloseAndCloneMember(txn.closeOrder().get(index).server(), parent, daughterA(),
-          daughterB(), barrier);
+      case CLONE -> index == 0 ? new Action.InParallel(secondaries().stream().map(this::closeAndClone).toList())
+          : closePrimaryAndFound();
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(Phase.CLONED));
-      case FOUND -> index == 0 ? new Action.FoundDaughterGroup(daughterA(), group, txn.membersA())
-          : new Action.FoundDaughterGroup(daughterB(), group, txn.membersB());
+      case FOUND -> new Action.InParallel(List.of(new Action.FoundDaughterGroup(daughterA(), group, txn.membersA()),
+          new Action.FoundDaughterGroup(daughterB(), group, txn.membersB())));
       case PUBLISH -> new Action.PublishGroupSplit(parent, daughterA(), txn.membersA(), daughterB(), txn.membersB());
       case OPEN_MEMBERS -> {
-        // A0, B0, A1, B1, ...: both daughters' founders (their first primaries) before anyone else.
-        boolean a = index % 2 == 0;
-        List<Member> of = a ? txn.membersA() : txn.membersB();
-        yield new Action.OpenDaughterMember(of.get(index / 2).server(), a ? daughterA() : daughterB(), group, of);
+        // Both daughters' founders (their first primaries) before anyone else: the others join them.
+        List<Action> opens = new ArrayList<>();
+        List<Integer> which = index == 0 ? List.of(0) : java.util.stream.IntStream.range(1, n).boxed().toList();
+        for (int i : which) {
+          opens.add(new Action.OpenDaughterMember(txn.membersA().get(i).server(), daughterA(), group,
+              txn.membersA()));
+          opens.add(new Action.OpenDaughterMember(txn.membersB().get(i).server(), daughterB(), group,
+              txn.membersB()));
+        }
+        yield new Action.InParallel(opens);
       }
       case RECORD_PUBLISHED -> new Action.PersistTxn(txn.at(Phase.PUBLISHED));
       case DROP_PARENT -> new Action.DropRegionFiles(members.get(index).server(), parent);
@@ -212,7 +225,12 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
     return switch (stage) {
       case CHOOSE_ROW -> result instanceof Result.SplitPoint || result instanceof Result.NoSplitPoint;
       case CHOOSE_PORTS -> result instanceof Result.DaughterMembers;
-      case SEAL, CLONE -> result instanceof Result.LogPosition;
+      case SEAL -> result instanceof Result.LogPosition;
+      case CLONE -> index == 0 ? result instanceof Result.Each each && each.results().size() == members.size() - 1
+          && each.results().stream().allMatch(Result.LogPosition.class::isInstance)
+          : result instanceof Result.LogPosition
+              || result instanceof Result.Each each && each.results().get(0) instanceof Result.LogPosition;
+      case FOUND, OPEN_MEMBERS -> result instanceof Result.Each;
       default -> result instanceof Result.Done;
     };
   }
@@ -245,16 +263,23 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case SEAL -> {
         barrier = ((Result.LogPosition) result).position();
         enter(Stage.CLONE);
+        if (n == 1) {
+          index = 1; // no secondary
+        }
       }
       case CLONE -> {
-        long at = ((Result.LogPosition) result).position();
-        Member m = txn.closeOrder().get(index);
-        if (at != barrier) {
-          rollBack("the member on " + m.server() + " closed at log position " + at + ", not at the barrier's "
-              + barrier + ": members at different positions are never split");
-          return;
+        List<Result> positions = index == 0 ? ((Result.Each) result).results()
+            : List.of(result instanceof Result.Each each ? each.results().get(0) : result);
+        List<Member> closed = index == 0 ? secondaries() : List.of(txn.closeOrder().get(n - 1));
+        for (int i = 0; i < positions.size(); i++) {
+          long at = ((Result.LogPosition) positions.get(i)).position();
+          if (at != barrier) {
+            rollBack("the member on " + closed.get(i).server() + " closed at log position " + at
+                + ", not at the barrier's " + barrier + ": members at different positions are never split");
+            return;
+          }
         }
-        if (++index == n) {
+        if (++index == 2) {
           goTo(Stage.RECORD_CLONED);
         }
       }
@@ -263,14 +288,10 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
         ending = splitOutcome();
         enter(Stage.FOUND);
       }
-      case FOUND -> {
-        if (++index == 2) {
-          goTo(Stage.PUBLISH);
-        }
-      }
+      case FOUND -> goTo(Stage.PUBLISH);
       case PUBLISH -> enter(Stage.OPEN_MEMBERS);
       case OPEN_MEMBERS -> {
-        if (++index == 2 * n) {
+        if (++index == 2 || n == 1) {
           enter(txn.phase() == Phase.PUBLISHED ? Stage.DROP_PARENT : Stage.RECORD_PUBLISHED);
         }
       }
@@ -290,6 +311,37 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
       case MARK_OPEN -> enter(Stage.UNDO);
       case DELETE -> finish(ending);
     }
+  }
+
+  /** The parent's members but the primary's, in the order they close. */
+  private List<Member> secondaries() {
+    List<Member> order = txn.closeOrder();
+    return order.subList(0, order.size() - 1);
+  }
+
+  /**
+   * The primary's close and clone, with the refounding of each daughter whose founder is a secondary (its
+   * clone is complete): that is most of the time the writers would otherwise wait between the clones and
+   * the daughters' opening.
+   */
+  private Action closePrimaryAndFound() {
+    List<Action> parts = new ArrayList<>();
+    parts.add(closeAndClone(primary));
+    if (!txn.membersA().get(0).isOn(primary)) {
+      parts.add(new Action.FoundDaughterGroup(daughterA(), group, txn.membersA()));
+    }
+    if (!txn.membersB().get(0).isOn(primary)) {
+      parts.add(new Action.FoundDaughterGroup(daughterB(), group, txn.membersB()));
+    }
+    return parts.size() == 1 ? parts.get(0) : new Action.InParallel(parts);
+  }
+
+  private Action closeAndClone(Member m) {
+    return closeAndClone(m.server());
+  }
+
+  private Action closeAndClone(ServerName server) {
+    return new Action.CloseAndCloneMember(server, parent, daughterA(), daughterB(), barrier);
   }
 
   /**
@@ -318,14 +370,15 @@ public final class GroupSplitProtocol extends StepMachine<GroupSplitProtocol.Sta
   }
 
   /**
-   * The daughter's members, its founder first: daughter A's on the primary, B's on the first secondary, so
-   * that the two new groups start with their primaries on different servers.
+   * The daughter's members, its founder first: daughter A's on the first secondary, B's on the second, so
+   * that the two new groups start with their primaries on different servers, and both founders' clones
+   * exist before the primary closes (with one secondary both are there; with none, on the primary).
    */
   private List<Member> founderFirst(List<Member> daughter, int which) {
     List<Member> order = new ArrayList<>();
-    members.stream().filter(m -> m.isOn(primary)).forEach(order::add);
     members.stream().filter(m -> !m.isOn(primary)).forEach(order::add);
-    Member founderOfParent = order.get(Math.min(which, order.size() - 1));
+    members.stream().filter(m -> m.isOn(primary)).forEach(order::add);
+    Member founderOfParent = order.get(Math.min(which, Math.max(0, order.size() - 2)));
     List<Member> out = new ArrayList<>();
     for (int i = 0; i < members.size(); i++) {
       if (members.get(i).equals(founderOfParent)) {

@@ -9,10 +9,10 @@ import java.util.List;
  * Action.ChooseMidpoint} reports a {@link SplitPoint} or {@link NoSplitPoint}, {@link Action.PreClose}
  * and {@link Action.Close} report a {@link Manifest}; a split of a replica group reports {@link
  * DaughterMembers} ({@link Action.ChooseDaughterPorts}) and {@link LogPosition}s ({@link Action.SealGroup},
- * {@link Action.CloseAndCloneMember}).
+ * {@link Action.CloseAndCloneMember}); {@link Action.InParallel} reports {@link Each}.
  */
 public sealed interface Result permits Result.Done, Result.SplitPoint, Result.NoSplitPoint, Result.Manifest,
-    Result.DaughterMembers, Result.LogPosition {
+    Result.DaughterMembers, Result.LogPosition, Result.Each {
   Done DONE = new Done();
 
   /** The action did all it had to and has nothing to tell. */
@@ -81,4 +81,11 @@ public sealed interface Result permits Result.Done, Result.SplitPoint, Result.No
 
   /** Where a member's log ends (JE's VLSN of its last entry). */
   record LogPosition(long position) implements Result {}
+
+  /** The results of {@link Action.InParallel}'s parts, in the parts' order. */
+  record Each(List<Result> results) implements Result {
+    public Each {
+      results = List.copyOf(results);
+    }
+  }
 }

@@ -19,7 +19,8 @@
  * One action is outstanding at a time; {@link Protocol#next()} returns the same instance until it is
  * reported. Each action says where it runs ({@link Site}): the master (ZooKeeper and the catalog) or one
  * region server, resolved by the driver to the instance live now at the recorded host and port (a
- * restarted server keeps its directories and takes the action).
+ * restarted server keeps its directories and takes the action). One action may be several region-server
+ * actions run at once ({@link Action.InParallel}): it fails if any part does, whatever the others did.
  *
  * <h2>Rules the driver keeps</h2>
  * <ul>

@@ -75,6 +75,9 @@ class GroupSplitProtocolTest {
 
   private static String name(Action a) {
     String n = a.getClass().getSimpleName();
+    if (a instanceof Action.InParallel p) {
+      return p.parts().stream().map(GroupSplitProtocolTest::name).toList().toString();
+    }
     if (a instanceof Action.PersistTxn t) {
       return n + "(" + ((GroupSplitTxn) t.txn()).phase() + ")";
     }
@@ -88,21 +91,25 @@ class GroupSplitProtocolTest {
   }
 
   @Test
-  void aSplitClosesTheSecondariesFirstAndOpensBothFoundersFirst() {
+  void aSplitClosesTheSecondariesAtOnceThenThePrimaryWhileTheyFoundTheDaughtersAndOpensFoundersFirst() {
     SimSplitGroups c = cluster();
     GroupSplitProtocol p = begin(c, Optional.empty());
     assertThat(drive(c, p)).containsExactly("ChooseMidpoint(rs1)", "ChooseDaughterPorts", "PersistTxn(STARTED)",
-        "SetRegionState(SPLITTING)", "SealGroup(rs1)", "CloseAndCloneMember(rs0)", "CloseAndCloneMember(rs2)",
-        "CloseAndCloneMember(rs1)", "PersistTxn(CLONED)", "FoundDaughterGroup(rs1)", "FoundDaughterGroup(rs0)",
-        "PublishGroupSplit", "OpenDaughterMember(rs1)", "OpenDaughterMember(rs0)", "OpenDaughterMember(rs0)",
-        "OpenDaughterMember(rs1)", "OpenDaughterMember(rs2)", "OpenDaughterMember(rs2)", "PersistTxn(PUBLISHED)",
+        "SetRegionState(SPLITTING)", "SealGroup(rs1)", "[CloseAndCloneMember(rs0), CloseAndCloneMember(rs2)]",
+        "[CloseAndCloneMember(rs1), FoundDaughterGroup(rs0), FoundDaughterGroup(rs2)]", "PersistTxn(CLONED)",
+        "[FoundDaughterGroup(rs0), FoundDaughterGroup(rs2)]", "PublishGroupSplit",
+        "[OpenDaughterMember(rs0), OpenDaughterMember(rs2)]",
+        "[OpenDaughterMember(rs1), OpenDaughterMember(rs1), OpenDaughterMember(rs2), OpenDaughterMember(rs0)]",
+        "PersistTxn(PUBLISHED)",
         "DropRegionFiles(rs1)", "DropRegionFiles(rs0)", "DropRegionFiles(rs2)", "DeleteTxn");
     assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.SPLIT);
     GroupSplitTxn t = p.txn().orElseThrow();
     SimSplitGroups.Entry a = c.entry(t.daughterA());
     SimSplitGroups.Entry b = c.entry(t.daughterB());
-    assertThat(a.primary()).as("A's founder: the parent's primary").isEqualTo(PRIMARY);
-    assertThat(b.primary()).as("B's founder: a secondary, so the new primaries are apart").isNotEqualTo(PRIMARY);
+    assertThat(a.primary()).as("A's founder: a secondary, refounded while the primary closes")
+        .isNotEqualTo(PRIMARY);
+    assertThat(b.primary()).as("B's founder: the other secondary, so the new primaries are apart")
+        .isNotEqualTo(PRIMARY).isNotEqualTo(a.primary());
     Set<Integer> ports = new HashSet<>();
     c.entry(PARENT).members().forEach(m -> ports.add(m.port()));
     for (SimSplitGroups.Entry d : List.of(a, b)) {
@@ -129,7 +136,7 @@ class GroupSplitProtocolTest {
       SimCluster.Execution x = c.execute(a);
       x.effects.forEach(Runnable::run);
       assertThat(x.failure).isNull();
-      if (a instanceof Action.CloseAndCloneMember close && close.server().equals(SimCluster.server(0))) {
+      if (a instanceof Action.InParallel closes && closes.parts().get(0) instanceof Action.CloseAndCloneMember) {
         // The primary logged something after its barrier (say, maintenance that was not stopped).
         c.servers.get(PRIMARY).dirs.get(PARENT.getEncodedName()).add(new Write("k21", "after the barrier"));
       }
@@ -169,6 +176,38 @@ class GroupSplitProtocolTest {
     assertThat(failures).singleElement().asString().contains("acknowledged the barrier");
     assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.ROLLED_BACK);
     assertThat(c.entry(PARENT).state()).isEqualTo("OPEN");
+    c.checkAllServed();
+  }
+
+  @Test
+  void oneSecondaryFailingWhileTheOtherClonesRollsTheSplitBack() {
+    SimSplitGroups c = cluster();
+    GroupSplitProtocol p = begin(c, Optional.of(Bytes.toBytes("k40")));
+    List<String> failures = new ArrayList<>();
+    while (p.next().isPresent()) {
+      Action a = p.next().get();
+      if (a instanceof Action.InParallel closes && closes.parts().get(0) instanceof Action.CloseAndCloneMember) {
+        // rs2's server restarted after the seal: its member's position is unknown; rs0's part still runs.
+        c.servers.get(SimCluster.server(2)).open.remove(PARENT.getEncodedName());
+      }
+      SimCluster.Execution x = c.execute(a);
+      x.effects.forEach(Runnable::run);
+      String failure = x.failure != null ? x.failure : x.lateFailure.get();
+      if (failure != null) {
+        failures.add(failure);
+        p.failed(a, failure);
+      } else {
+        p.completed(a, x.result.get());
+      }
+      c.checkInvariants();
+    }
+    assertThat(failures).singleElement().asString().contains("is not open");
+    assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.ROLLED_BACK);
+    assertThat(c.entry(PARENT).state()).isEqualTo("OPEN");
+    for (ServerName s : SERVERS) {
+      assertThat(c.stored(s)).containsExactlyInAnyOrder(LOW.getEncodedName(), PARENT.getEncodedName(),
+          HIGH.getEncodedName());
+    }
     c.checkAllServed();
   }
 

@@ -176,6 +176,9 @@ final class SimSplitGroups implements SimWorld {
   @Override
   public Execution execute(Action action) {
     Execution x = new Execution();
+    if (action instanceof Action.InParallel p) {
+      return inParallel(p);
+    }
     if (action instanceof Action.PersistTxn a) {
       return x.then(() -> txns.put(a.txn().id(), a.txn().toBytes()));
     }
@@ -277,6 +280,31 @@ final class SimSplitGroups implements SimWorld {
       });
     }
     throw new AssertionError("unknown action " + action);
+  }
+
+  /**
+   * The parts' effects one part after another (a crash between them leaves any prefix of parts done, as
+   * parallel parts may); a part that fails does nothing and fails the whole, the others still run.
+   */
+  private Execution inParallel(Action.InParallel p) {
+    Execution all = new Execution();
+    List<Execution> parts = p.parts().stream().map(this::execute).toList();
+    List<String> failures = new ArrayList<>();
+    for (Execution part : parts) {
+      if (part.failure != null) {
+        failures.add(part.failure);
+      } else {
+        all.effects.addAll(part.effects);
+      }
+    }
+    all.lateFailure = () -> {
+      List<String> late = new ArrayList<>(failures);
+      parts.stream().filter(e -> e.failure == null).map(e -> e.lateFailure.get()).filter(f -> f != null)
+          .forEach(late::add);
+      return late.isEmpty() ? null : String.join("; ", late);
+    };
+    all.result = () -> new Result.Each(parts.stream().map(e -> e.result.get()).toList());
+    return all;
   }
 
   // ------------------------------------------------------------------ invariants

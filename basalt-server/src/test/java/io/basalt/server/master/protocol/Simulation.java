@@ -163,7 +163,9 @@ final class Simulation<C extends SimWorld> {
             case SERVER_CRASH -> {
               c.crash(f.server());
               c.checkInvariants();
-              if (f.server().equals(a.site().regionServer())) {
+              boolean runsThere = a instanceof Action.InParallel par ? par.servers().contains(f.server())
+                  : f.server().equals(a.site().regionServer());
+              if (runsThere) {
                 p.failed(a, f.server() + " crashed");
                 reported = true;
               }
