@@ -132,6 +132,12 @@ class RestGatewayTest {
     JsonObject status = json(rest.get("/status/cluster", JSON));
     assertThat(status.getAsJsonArray("LiveNodes")).hasSize(1);
     assertThat(status.get("regions").getAsInt()).isPositive();
+    JsonObject statusRegion = status.getAsJsonArray("LiveNodes").get(0).getAsJsonObject().getAsJsonArray("Region")
+        .get(0).getAsJsonObject();
+    assertThat(statusRegion.keySet()).contains("memStoreSizeMB", "storefileIndexSizeKB",
+        "rootIndexSizeKB", "totalStaticIndexSizeKB", "totalStaticBloomSizeKB", "totalCompactingKVs",
+        "currentCompactedKVs");
+    assertThat(status.getAsJsonArray("DeadNodes")).isEmpty();
     assertThat(xml(rest.get("/status/cluster", XML)).getElementsByTagName("Node").getLength()).isEqualTo(1);
     List<Object[]> statusPb = fields(rest.get("/status/cluster", PB).body());
     assertThat(statusPb.stream().filter(f -> (int) f[0] == 1)).hasSize(1);
@@ -152,11 +158,12 @@ class RestGatewayTest {
         .isEqualTo("ops");
     Element props = xml(rest.get("/namespaces/rest_ns", XML));
     assertThat(props.getElementsByTagName("key").item(0).getTextContent()).isEqualTo("owner");
-    assertThat(rest.send("PUT", "/namespaces/nowhere", JSON, "{}").statusCode()).isEqualTo(404);
+    // HBase refuses an alter of a namespace that does not exist with 403, as it refuses a second create.
+    assertThat(rest.send("PUT", "/namespaces/nowhere", JSON, "{}").statusCode()).isEqualTo(403);
 
     createTable("rest_ns:inner", "f");
     JsonArray tables = json(rest.get("/namespaces/rest_ns/tables", JSON)).getAsJsonArray("table");
-    assertThat(tables.get(0).getAsJsonObject().get("name").getAsString()).isEqualTo("rest_ns:inner");
+    assertThat(tables.get(0).getAsJsonObject().get("name").getAsString()).isEqualTo("inner");
     assertThat(rest.send("DELETE", "/rest_ns:inner/schema", null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.send("DELETE", "/namespaces/rest_ns", null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.get("/namespaces/rest_ns", JSON).statusCode()).isEqualTo(404);
@@ -180,10 +187,16 @@ class RestGatewayTest {
     assertThat(columns.getLength()).isEqualTo(2);
     assertThat(((Element) columns.item(1)).getAttribute("name")).isEqualTo("b");
     assertThat(((Element) columns.item(1)).getAttribute("VERSIONS")).isEqualTo("5");
-    // The form HBase's documentation uses ("@name"), adding a third family.
-    assertThat(rest.send("PUT", "/schema_t/schema", JSON,
+    // The form HBase's documentation uses ("@name"); POST adds a third family, PUT replaces the whole schema
+    // (201, as HBase's SchemaResource answers a replace), dropping the families it does not name.
+    assertThat(rest.send("POST", "/schema_t/schema", JSON,
         "{\"@name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"c\"}]}").statusCode()).isEqualTo(200);
     assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema")).hasSize(3);
+    assertThat(rest.send("PUT", "/schema_t/schema", JSON, "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"a\"},"
+        + "{\"name\":\"b\"}]}").statusCode()).isEqualTo(201);
+    assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema")).hasSize(2);
+    assertThat(rest.send("POST", "/schema_t/schema", JSON,
+        "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"c\"}]}").statusCode()).isEqualTo(200);
     // An existing family named again is altered.
     assertThat(rest.send("POST", "/schema_t/schema", JSON, "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"a\","
         + "\"VERSIONS\":\"7\"}]}").statusCode()).isEqualTo(200);
@@ -364,6 +377,19 @@ class RestGatewayTest {
     assertThat(batches).isEqualTo(5);
     assertThat(rest.send("DELETE", location, null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.get(location, XML).statusCode()).isEqualTo(404);
+    // HBase answers 200 to a DELETE of a scanner that is already gone.
+    assertThat(rest.send("DELETE", location, null, (String) null).statusCode()).isEqualTo(200);
+    // n caps a GET's rows and c its cells, as in HBase's ScannerInstanceResource; the rest waits for the next GET.
+    var capped = rest.send("POST", "/scanned/scanner", XML, "<Scanner batch=\"100\"/>");
+    String cappedLocation = capped.headers().firstValue("Location").orElseThrow();
+    Element twoRows = xml(rest.get(cappedLocation + "?n=2", XML));
+    assertThat(twoRows.getElementsByTagName("Row").getLength()).isEqualTo(2);
+    assertThat(twoRows.getElementsByTagName("Cell").getLength()).isEqualTo(4);
+    Element oneCell = xml(rest.get(cappedLocation + "?c=1", XML));
+    assertThat(oneCell.getElementsByTagName("Cell").getLength()).isEqualTo(1);
+    assertThat(unb64(((Element) oneCell.getElementsByTagName("Row").item(0)).getAttribute("key"))).isEqualTo("row2");
+    assertThat(xml(rest.get(cappedLocation, XML)).getElementsByTagName("Cell").getLength()).isEqualTo(5);
+    assertThat(rest.send("DELETE", cappedLocation, null, (String) null).statusCode()).isEqualTo(200);
 
     // JSON scanner with a start row, one column and HBase's filter JSON (a FilterList of two filters).
     String filter = "{\"type\":\"FilterList\",\"op\":\"MUST_PASS_ALL\",\"filters\":["
