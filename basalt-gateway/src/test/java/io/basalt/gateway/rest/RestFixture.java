@@ -56,6 +56,17 @@ final class RestFixture implements AutoCloseable {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /** A request with extra headers, given as name, value pairs. */
+  HttpResponse<byte[]> sendWithHeaders(String method, String path, String contentType, byte[] body,
+      String... headers) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(60))
+        .method(method, HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", contentType);
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
   HttpResponse<byte[]> get(String path, String accept) throws IOException, InterruptedException {
     return send("GET", path, accept, null, null);
   }

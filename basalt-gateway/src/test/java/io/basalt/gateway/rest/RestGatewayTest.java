@@ -273,6 +273,15 @@ class RestGatewayTest {
     assertThat(json(rest.get("/cells/r4/cf:v", JSON)).getAsJsonArray("Row").get(0).getAsJsonObject()
         .getAsJsonArray("Cell")).hasSize(1);
     assertThat(text(rest.get("/cells/r4/cf:v/100", BIN))).isEqualTo("old");
+    // X-Row and X-Column (raw) name the cell of a raw value in place of the path, as in HBase's RowResource.
+    assertThat(rest.sendWithHeaders("PUT", "/cells/ignored", BIN, "by headers".getBytes(StandardCharsets.UTF_8),
+        "X-Row", "r6", "X-Column", "cf:h").statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/cells/r6/cf:h", BIN))).isEqualTo("by headers");
+    assertThat(rest.send("PUT", "/cells/r7", null, BIN, new byte[] {1}).statusCode()).isEqualTo(400);
+    // Cells without a column take the path's columns in order.
+    assertThat(rest.send("PUT", "/cells/r8/cf:m,cf:n", JSON, "{\"Row\":[{\"Cell\":[{\"$\":\"" + b64("first")
+        + "\"},{\"$\":\"" + b64("second") + "\"}]}]}").statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/cells/r8/cf:n", BIN))).isEqualTo("second");
 
     // Deletes: one column, then the row.
     assertThat(rest.send("DELETE", "/cells/r1/cf:a", null, (String) null).statusCode()).isEqualTo(200);
@@ -315,6 +324,10 @@ class RestGatewayTest {
     assertThat(unb64(got.get(0).getAsJsonObject().get("key"))).isEqualTo("apple");
     assertThat(unb64(got.get(1).getAsJsonObject().get("key"))).isEqualTo("cherry");
     assertThat(rest.get("/many/multiget?row=missing", JSON).statusCode()).isEqualTo(404);
+    // column= narrows every row, as HBase's MultiRowResource: a column no row has finds nothing.
+    assertThat(json(rest.get("/many/multiget?row=apple&row=banana&column=cf:q", JSON)).getAsJsonArray("Row"))
+        .hasSize(2);
+    assertThat(rest.get("/many/multiget?row=apple&column=cf:nothing", JSON).statusCode()).isEqualTo(404);
 
     JsonArray glob = json(rest.get("/many/ap*", JSON)).getAsJsonArray("Row");
     assertThat(glob).hasSize(2);
