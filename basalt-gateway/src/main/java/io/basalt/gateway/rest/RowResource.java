@@ -218,7 +218,14 @@ final class RowResource {
     }
     scan.readVersions((int) Math.min(versions, Integer.MAX_VALUE));
     scan.setLimit((int) Math.min(limit, Integer.MAX_VALUE));
-    scan.setCaching((int) Math.min(req.longParam("batchsize", 10), Integer.MAX_VALUE));
+    // As HBase's TableResource: batchsize caps the cells of one Result (a wide row comes as several Rows);
+    // the rows per round trip and per protobuf chunk are the gateway's hbase.rest.scan.fetchsize.
+    long batch = req.longParam("batchsize", -1);
+    if (batch > 0) {
+      scan.setBatch((int) Math.min(batch, Integer.MAX_VALUE));
+    }
+    scan.setCaching(Math.max(1, connection.getConfiguration().getInt(RestGatewayOptions.SCAN_FETCH_SIZE,
+        RestGatewayOptions.DEFAULT_SCAN_FETCH_SIZE)));
     scan.setCacheBlocks(!"false".equals(req.param("cacheblocks")));
     scan.setReversed("true".equals(req.param("reversed")));
     if (req.param("filter") != null) {

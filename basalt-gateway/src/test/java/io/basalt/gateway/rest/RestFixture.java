@@ -34,6 +34,7 @@ final class RestFixture implements AutoCloseable {
     conf.setInt(RestGatewayOptions.PORT, 0);
     conf.setInt(RestGatewayOptions.INFO_PORT, 0);
     conf.setInt(RestGatewayOptions.MAX_THREADS, 8);
+    conf.setInt(RestGatewayOptions.SCAN_FETCH_SIZE, 2);
     gateway = RestGateway.start(conf);
   }
 

@@ -335,8 +335,9 @@ class RestGatewayTest {
     assertThat(xml(rest.get("/many/b*", XML)).getElementsByTagName("Row").getLength()).isEqualTo(2);
 
     assertThat(json(rest.get("/many/*", JSON)).getAsJsonArray("Row")).hasSize(5);
-    // Protobuf comes streamed as HBase sends it: 2-byte length, CellSet, per batchsize rows (5 rows: 2+2+1).
-    java.nio.ByteBuffer stream = java.nio.ByteBuffer.wrap(rest.get("/many/*?batchsize=2", PB).body());
+    // Protobuf comes streamed as HBase sends it: 2-byte length, CellSet, per hbase.rest.scan.fetchsize rows (the
+    // fixture sets 2; 5 rows: 2+2+1).
+    java.nio.ByteBuffer stream = java.nio.ByteBuffer.wrap(rest.get("/many/*", PB).body());
     List<Integer> rowsPerChunk = new ArrayList<>();
     while (stream.hasRemaining()) {
       byte[] chunk = new byte[stream.getShort()];
@@ -403,6 +404,10 @@ class RestGatewayTest {
     assertThat(unb64(((Element) oneCell.getElementsByTagName("Row").item(0)).getAttribute("key"))).isEqualTo("row2");
     assertThat(xml(rest.get(cappedLocation, XML)).getElementsByTagName("Cell").getLength()).isEqualTo(5);
     assertThat(rest.send("DELETE", cappedLocation, null, (String) null).statusCode()).isEqualTo(200);
+    // A stateless scan's batchsize is Scan.setBatch, as in HBase: each 2-cell row comes as two 1-cell Rows.
+    JsonArray halves = json(rest.get("/scanned/*?batchsize=1", JSON)).getAsJsonArray("Row");
+    assertThat(halves).hasSize(10);
+    assertThat(halves.get(0).getAsJsonObject().getAsJsonArray("Cell")).hasSize(1);
 
     // JSON scanner with a start row, one column and HBase's filter JSON (a FilterList of two filters).
     String filter = "{\"type\":\"FilterList\",\"op\":\"MUST_PASS_ALL\",\"filters\":["
