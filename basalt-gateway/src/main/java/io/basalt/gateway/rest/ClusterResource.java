@@ -110,8 +110,15 @@ final class ClusterResource {
         r.put("storefiles", region.getStoreFileCount());
         r.put("storefileSizeMB", (long) region.getStoreFileSize().get(Size.Unit.MEGABYTE));
         r.put("memStoreSizeMB", (long) region.getMemStoreSize().get(Size.Unit.MEGABYTE));
+        r.put("storefileIndexSizeKB", (long) region.getStoreFileIndexSize().get(Size.Unit.KILOBYTE));
         r.put("readRequestsCount", region.getReadRequestCount());
         r.put("writeRequestsCount", region.getWriteRequestCount());
+        r.put("rootIndexSizeKB", (int) region.getStoreFileRootLevelIndexSize().get(Size.Unit.KILOBYTE));
+        r.put("totalStaticIndexSizeKB",
+            (int) region.getStoreFileUncompressedDataIndexSize().get(Size.Unit.KILOBYTE));
+        r.put("totalStaticBloomSizeKB", (int) region.getBloomFilterSize().get(Size.Unit.KILOBYTE));
+        r.put("totalCompactingKVs", region.getCompactingCellCount());
+        r.put("currentCompactedKVs", region.getCompactedCellCount());
         nodeRegions.add(r);
       }
       regions += nodeRegions.size();
@@ -120,7 +127,8 @@ final class ClusterResource {
       liveRegions.add(nodeRegions);
     }
     double averageLoad = live.isEmpty() ? 0 : (double) regions / live.size();
-    List<String> dead = metrics.getDeadServerNames().stream().map(s -> s.getAddress().toString()).toList();
+    // Dead servers by their full name (host,port,startcode), live ones by host:port, as HBase names them.
+    List<String> dead = metrics.getDeadServerNames().stream().map(ServerName::toString).toList();
     return switch (media) {
       case JSON -> {
         JsonObject root = new JsonObject();
@@ -157,7 +165,7 @@ final class ClusterResource {
           xml.append("</Node>");
         }
         xml.append("</LiveNodes><DeadNodes>");
-        dead.forEach(d -> xml.append("<Node name=\"").append(Xml.escape(d)).append("\"/>"));
+        dead.forEach(d -> xml.append("<Node>").append(Xml.escape(d)).append("</Node>"));
         yield RestReply.ok(media, xml.append("</DeadNodes></ClusterStatus>").toString()
             .getBytes(StandardCharsets.UTF_8));
       }
@@ -169,7 +177,9 @@ final class ClusterResource {
   /**
    * StorageClusterStatusMessage.proto: liveNodes=1 {name=1, startCode=2, requests=3, heapSizeMB=4,
    * maxHeapSizeMB=5, regions=6 {name=1, stores=2, storefiles=3, storefileSizeMB=4, memStoreSizeMB=5,
-   * readRequestsCount=7, writeRequestsCount=8}}, deadNodes=2, regions=3, requests=4, averageLoad=5.
+   * storefileIndexSizeKB=6, readRequestsCount=7, writeRequestsCount=8, rootIndexSizeKB=9,
+   * totalStaticIndexSizeKB=10, totalStaticBloomSizeKB=11, totalCompactingKVs=12, currentCompactedKVs=13}},
+   * deadNodes=2, regions=3, requests=4, averageLoad=5.
    */
   private static byte[] statusProtobuf(List<Map<String, Object>> live, List<List<Map<String, Object>>> liveRegions,
       List<String> dead, long regions, long requests, double averageLoad) throws IOException {
@@ -192,8 +202,14 @@ final class ClusterResource {
         region.writeInt32(3, (Integer) r.get("storefiles"));
         region.writeInt32(4, (int) (long) (Long) r.get("storefileSizeMB"));
         region.writeInt32(5, (int) (long) (Long) r.get("memStoreSizeMB"));
+        region.writeInt64(6, (Long) r.get("storefileIndexSizeKB"));
         region.writeInt64(7, (Long) r.get("readRequestsCount"));
         region.writeInt64(8, (Long) r.get("writeRequestsCount"));
+        region.writeInt32(9, (Integer) r.get("rootIndexSizeKB"));
+        region.writeInt32(10, (Integer) r.get("totalStaticIndexSizeKB"));
+        region.writeInt32(11, (Integer) r.get("totalStaticBloomSizeKB"));
+        region.writeInt64(12, (Long) r.get("totalCompactingKVs"));
+        region.writeInt64(13, (Long) r.get("currentCompactedKVs"));
         region.flush();
         node.writeByteArray(6, regionBytes.toByteArray());
       }

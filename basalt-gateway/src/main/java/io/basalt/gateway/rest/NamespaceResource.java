@@ -3,11 +3,13 @@ package io.basalt.gateway.rest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
@@ -81,7 +83,12 @@ final class NamespaceResource {
 
   RestReply tables(RestRequest req, String namespace) throws IOException {
     try (Admin admin = connection.getAdmin()) {
-      return SchemaResource.tableList(List.of(admin.listTableNamesByNamespace(namespace)), req.accepted(Media.XML));
+      // Qualifiers only ("t", not "ns:t"), as HBase's NamespacesInstanceResource lists them.
+      List<String> tables = new ArrayList<>();
+      for (TableName table : admin.listTableNamesByNamespace(namespace)) {
+        tables.add(table.getQualifierAsString());
+      }
+      return SchemaResource.tableList(tables, req.accepted(Media.XML));
     }
   }
 
@@ -100,7 +107,8 @@ final class NamespaceResource {
         return RestReply.empty(201);
       }
       if (!exists) {
-        throw RestException.notFound("namespace " + namespace + " does not exist; POST creates it");
+        // 403, not 404: HBase's NamespacesInstanceResource refuses an alter of a missing namespace so.
+        throw new RestException(403, "namespace " + namespace + " does not exist; POST creates it");
       }
       admin.modifyNamespace(builder.build());
       return RestReply.empty(200);

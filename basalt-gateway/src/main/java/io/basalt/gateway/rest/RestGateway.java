@@ -17,6 +17,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -114,10 +116,13 @@ public final class RestGateway implements AutoCloseable {
       RestReply reply;
       try {
         byte[] body = readBody(exchange.getRequestBody());
+        Map<String, String> cellHeaders = new HashMap<>();
+        for (String header : RestRequest.CELL_HEADERS) {
+          cellHeaders.put(header, exchange.getRequestHeaders().getFirst(header));
+        }
         RestRequest req = RestRequest.of(method, exchange.getRequestURI().getRawPath(),
             exchange.getRequestURI().getRawQuery(), exchange.getRequestHeaders().getFirst("Accept"),
-            exchange.getRequestHeaders().getFirst("Content-Type"), body,
-            exchange.getRequestHeaders().getFirst("X-Timestamp"));
+            exchange.getRequestHeaders().getFirst("Content-Type"), body, cellHeaders);
         resource = RestRouter.resourceOf(req.segments());
         reply = router.handle(req, baseUrl(exchange));
       } catch (RestException e) {

@@ -16,6 +16,9 @@ public record RestGatewayOptions(String bindAddress, int port, int minThreads, i
   public static final String INFO_PORT = "hbase.rest.info.port";
   public static final String READ_ONLY = "hbase.rest.readonly";
   public static final String SCANNER_LEASE = "hbase.client.scanner.timeout.period";
+  /** Rows a stateless scan fetches per round trip, and per chunk of its streamed protobuf (HBase's key). */
+  public static final String SCAN_FETCH_SIZE = "hbase.rest.scan.fetchsize";
+  public static final int DEFAULT_SCAN_FETCH_SIZE = 10;
 
   public RestGatewayOptions {
     if (port < 0 || port > 65_535) {

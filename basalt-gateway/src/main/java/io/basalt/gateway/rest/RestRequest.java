@@ -7,12 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One HTTP request as the resources see it: path segments and query parameters URL-decoded. */
+/**
+ * One HTTP request as the resources see it: path segments and query parameters URL-decoded, and the cell
+ * coordinate headers HBase's RowResource reads for a raw value ({@link #CELL_HEADERS}).
+ */
 record RestRequest(String method, List<String> segments, Map<String, List<String>> query, String accept,
-    String contentType, byte[] body, String timestampHeader) {
+    String contentType, byte[] body, Map<String, String> cellHeaders) {
+  static final List<String> CELL_HEADERS = List.of("X-Row", "X-Column", "X-Timestamp");
 
   static RestRequest of(String method, String rawPath, String rawQuery, String accept, String contentType, byte[] body,
-      String timestampHeader) {
+      Map<String, String> cellHeaders) {
     List<String> segments = new ArrayList<>();
     for (String s : rawPath.split("/")) {
       if (!s.isEmpty()) {
@@ -31,7 +35,24 @@ record RestRequest(String method, List<String> segments, Map<String, List<String
         query.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
       }
     }
-    return new RestRequest(method, segments, query, accept, contentType, body, timestampHeader);
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (cellHeaders != null) {
+      cellHeaders.forEach((k, v) -> {
+        if (v != null) {
+          headers.put(k, v);
+        }
+      });
+    }
+    return new RestRequest(method, segments, query, accept, contentType, body, headers);
+  }
+
+  String timestampHeader() {
+    return cellHeaders.get("X-Timestamp");
+  }
+
+  /** X-Row or X-Column as sent (raw bytes of the header, not base64), or null. */
+  String cellHeader(String name) {
+    return cellHeaders.get(name);
   }
 
   /** Path segments keep a literal '+' (row keys may hold one); query strings are form-encoded. */

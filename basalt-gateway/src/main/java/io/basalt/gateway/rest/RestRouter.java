@@ -138,7 +138,8 @@ final class RestRouter {
       case "schema" -> {
         return switch (method) {
           case "GET" -> schemas.get(req, table);
-          case "PUT", "POST" -> schemas.update(req, table);
+          case "PUT" -> schemas.update(req, table, true);
+          case "POST" -> schemas.update(req, table, false);
           case "DELETE" -> schemas.delete(table);
           default -> throw notAllowed(method);
         };

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -35,10 +36,15 @@ final class RestScanners implements AutoCloseable {
       this.lastUsedNanos = now;
     }
 
-    /** Up to {@code max} cells in row order, or none when the scanner is exhausted. */
-    synchronized List<org.apache.hadoop.hbase.Cell> next(int max) throws IOException {
+    /**
+     * Up to {@code maxCells} cells in row order from at most {@code maxRows} rows (0: any number), or none when
+     * the scanner is exhausted. A cell of the row past the limit stays pending for the next call, as HBase's
+     * ScannerInstanceResource puts it back.
+     */
+    synchronized List<org.apache.hadoop.hbase.Cell> next(int maxCells, int maxRows) throws IOException {
       List<org.apache.hadoop.hbase.Cell> cells = new ArrayList<>();
-      while (cells.size() < max) {
+      int rows = 0;
+      while (cells.size() < maxCells) {
         if (pending.isEmpty()) {
           Result result = scanner.next();
           if (result == null) {
@@ -46,6 +52,13 @@ final class RestScanners implements AutoCloseable {
           }
           pending.addAll(List.of(result.rawCells()));
           continue;
+        }
+        org.apache.hadoop.hbase.Cell cell = pending.peek();
+        if (cells.isEmpty() || !CellUtil.matchingRows(cells.get(cells.size() - 1), cell)) {
+          if (maxRows > 0 && rows == maxRows) {
+            break;
+          }
+          rows++;
         }
         cells.add(pending.poll());
       }

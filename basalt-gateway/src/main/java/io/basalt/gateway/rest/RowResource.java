@@ -76,10 +76,21 @@ final class RowResource {
       throw RestException.badRequest("multiget needs at least one row= parameter");
     }
     String versions = req.param("v");
+    // column=cf:a,cf2 applies to every row, on top of any columns a row parameter names itself (HBase's
+    // MultiRowResource).
+    String columns = req.param("column");
     List<Get> gets = new ArrayList<>();
     for (String row : rows) {
       // A row parameter may carry its own columns and time, as a path would: row/cf:q/ts.
-      RowSpec spec = RowSpec.parse(List.of(row.split("/", -1)), versions);
+      List<String> parts = new ArrayList<>(List.of(row.split("/", -1)));
+      if (columns != null && !columns.isEmpty()) {
+        if (parts.size() == 1) {
+          parts.add(columns);
+        } else {
+          parts.set(1, parts.get(1).isEmpty() ? columns : parts.get(1) + "," + columns);
+        }
+      }
+      RowSpec spec = RowSpec.parse(parts, versions);
       gets.add(get(spec.row(), spec));
     }
     Result[] results;
@@ -102,20 +113,25 @@ final class RowResource {
     Media media = req.content();
     List<Put> puts = new ArrayList<>();
     if (media == Media.BINARY) {
-      if (spec.columns().size() != 1) {
-        throw RestException.badRequest("a raw value needs exactly one FAMILY:QUALIFIER in the path");
+      // As HBase's RowResource: X-Row and X-Column (raw, not base64) override the path's row and first column.
+      byte[] row = req.cellHeader("X-Row") != null ? Bytes.toBytes(req.cellHeader("X-Row")) : spec.row();
+      byte[] column = req.cellHeader("X-Column") != null ? Bytes.toBytes(req.cellHeader("X-Column"))
+          : spec.columns().isEmpty() ? null : spec.columns().get(0);
+      if (column == null) {
+        throw RestException.badRequest("a raw value needs a FAMILY:QUALIFIER in the path or an X-Column header");
       }
-      long ts = spec.exactTime() ? spec.endTime()
-          : req.timestampHeader() != null ? CellSetCodec.parseLong(req.timestampHeader(), "X-Timestamp")
-          : HConstants.LATEST_TIMESTAMP;
-      puts.add(addCell(new Put(spec.row()), spec.columns().get(0), ts, req.body()));
+      long ts = req.timestampHeader() != null ? CellSetCodec.parseLong(req.timestampHeader(), "X-Timestamp")
+          : spec.exactTime() ? spec.endTime() : HConstants.LATEST_TIMESTAMP;
+      puts.add(addCell(new Put(row), column, ts, req.body()));
     } else {
       CellSet set = CellSetCodec.decode(req.body(), media);
       for (CellSet.Row row : set.rows()) {
         Put put = new Put(row.key() != null ? row.key() : spec.row());
+        int pathColumn = 0;
         for (CellSet.Cell cell : row.cells()) {
+          // A cell without a column takes the path's next column, in order, as HBase's RowResource.
           byte[] column = cell.column() != null ? cell.column()
-              : spec.columns().isEmpty() ? null : spec.columns().get(0);
+              : pathColumn < spec.columns().size() ? spec.columns().get(pathColumn++) : null;
           if (column == null) {
             throw RestException.badRequest("a Cell has no column and the path names none");
           }
@@ -202,7 +218,14 @@ final class RowResource {
     }
     scan.readVersions((int) Math.min(versions, Integer.MAX_VALUE));
     scan.setLimit((int) Math.min(limit, Integer.MAX_VALUE));
-    scan.setCaching((int) Math.min(req.longParam("batchsize", 10), Integer.MAX_VALUE));
+    // As HBase's TableResource: batchsize caps the cells of one Result (a wide row comes as several Rows);
+    // the rows per round trip and per protobuf chunk are the gateway's hbase.rest.scan.fetchsize.
+    long batch = req.longParam("batchsize", -1);
+    if (batch > 0) {
+      scan.setBatch((int) Math.min(batch, Integer.MAX_VALUE));
+    }
+    scan.setCaching(Math.max(1, connection.getConfiguration().getInt(RestGatewayOptions.SCAN_FETCH_SIZE,
+        RestGatewayOptions.DEFAULT_SCAN_FETCH_SIZE)));
     scan.setCacheBlocks(!"false".equals(req.param("cacheblocks")));
     scan.setReversed("true".equals(req.param("reversed")));
     if (req.param("filter") != null) {

@@ -47,12 +47,12 @@ final class ScannerResource {
       throw RestException.notFound("no scanner " + id + " on table " + name + " (deleted, expired or never made)");
     }
     Media media = req.accepted(Media.XML);
-    long asked = req.longParam("n", scanner.batch);
-    if (asked < 1) {
-      throw RestException.badRequest("n must be at least 1");
-    }
-    int max = media == Media.BINARY ? 1 : (int) Math.min(asked, scanner.batch);
-    List<Cell> cells = scanner.next(max);
+    // As HBase: c caps the cells of this GET (default: the scanner's batch), n the rows; 0 or less lifts n.
+    long maxCells = req.longParam("c", 0);
+    long maxRows = req.longParam("n", 0);
+    int max = media == Media.BINARY ? 1 : maxCells > 0 ? (int) Math.min(maxCells, Integer.MAX_VALUE) : scanner.batch;
+    int rows = media == Media.BINARY || maxRows <= 0 ? 0 : (int) Math.min(maxRows, Integer.MAX_VALUE);
+    List<Cell> cells = scanner.next(max, rows);
     if (cells.isEmpty()) {
       return RestReply.empty(204);
     }
@@ -67,10 +67,11 @@ final class ScannerResource {
     return RestReply.ok(media, CellSetCodec.encode(group(cells), media));
   }
 
+  /** 200 even for a scanner that is gone or never was, as HBase's ScannerInstanceResource answers. */
   RestReply delete(TableName name, String id) {
     RestScanners.Open scanner = scanners.get(id);
-    if (scanner == null || !scanner.table.equals(name) || !scanners.remove(id)) {
-      throw RestException.notFound("no scanner " + id + " on table " + name);
+    if (scanner != null && scanner.table.equals(name)) {
+      scanners.remove(id);
     }
     return RestReply.empty(200);
   }

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
@@ -36,17 +37,17 @@ final class SchemaResource {
     try (Admin admin = connection.getAdmin()) {
       names = List.of(admin.listTableNames());
     }
-    return tableList(names, req.accepted(Media.XML));
+    return tableList(names.stream().map(TableName::getNameAsString).toList(), req.accepted(Media.XML));
   }
 
   /** TableList: {@code {"table":[{"name":..}]}}, {@code <TableList><table name=../>}, protobuf names=1. */
-  static RestReply tableList(List<TableName> names, Media media) {
+  static RestReply tableList(List<String> names, Media media) {
     return switch (media) {
       case JSON -> {
         JsonArray tables = new JsonArray();
-        for (TableName name : names) {
+        for (String name : names) {
           JsonObject t = new JsonObject();
-          t.addProperty("name", name.getNameAsString());
+          t.addProperty("name", name);
           tables.add(t);
         }
         JsonObject root = new JsonObject();
@@ -55,14 +56,14 @@ final class SchemaResource {
       }
       case XML -> {
         StringBuilder xml = new StringBuilder(Xml.DECLARATION).append("<TableList>");
-        names.forEach(n -> xml.append("<table name=\"").append(Xml.escape(n.getNameAsString())).append("\"/>"));
+        names.forEach(n -> xml.append("<table name=\"").append(Xml.escape(n)).append("\"/>"));
         yield RestReply.ok(media, xml.append("</TableList>").toString().getBytes(StandardCharsets.UTF_8));
       }
       case PROTOBUF ->
-          RestReply.ok(media, Protobuf.strings(1, names.stream().map(TableName::getNameAsString).toList()));
+          RestReply.ok(media, Protobuf.strings(1, names));
       case TEXT -> {
         StringBuilder text = new StringBuilder();
-        names.forEach(n -> text.append(n.getNameAsString()).append('\n'));
+        names.forEach(n -> text.append(n).append('\n'));
         yield RestReply.ok(media, text.toString().getBytes(StandardCharsets.UTF_8));
       }
       default -> throw RestException.notAcceptable("a table list has no " + media.type + " form");
@@ -78,15 +79,27 @@ final class SchemaResource {
     return RestReply.ok(media, TableSchemaCodec.encode(descriptor, media));
   }
 
-  /** PUT and POST: creates the table (201) or adds and alters the families the schema names (200). */
-  RestReply update(RestRequest req, TableName name) throws IOException {
+  /**
+   * PUT replaces the table's schema (families it does not name are dropped) and POST adds or alters only the
+   * families it names, as HBase's SchemaResource: 201 when the table was created or replaced, 200 for a POST
+   * to an existing table, 304 when another client created the table first.
+   */
+  RestReply update(RestRequest req, TableName name, boolean replace) throws IOException {
     TableDescriptor wanted = TableSchemaCodec.decode(req.body(), req.content(), name);
     if (wanted.getColumnFamilyCount() == 0) {
       throw RestException.badRequest("a table schema needs at least one ColumnSchema");
     }
     try (Admin admin = connection.getAdmin()) {
       if (!admin.tableExists(name)) {
-        admin.createTable(wanted);
+        try {
+          admin.createTable(wanted);
+        } catch (TableExistsException raced) {
+          return RestReply.empty(304); // HTTP: a 304 carries no body
+        }
+        return RestReply.empty(201);
+      }
+      if (replace) {
+        admin.modifyTable(wanted);
         return RestReply.empty(201);
       }
       TableDescriptor current = admin.getDescriptor(name);

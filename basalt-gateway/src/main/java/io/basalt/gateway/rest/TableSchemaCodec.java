@@ -27,8 +27,8 @@ import org.w3c.dom.Node;
  * ColumnSchema per family with its name and values ({@code VERSIONS}, {@code TTL}, {@code BLOOMFILTER}...).
  * JSON: {@code {"name":"t","ColumnSchema":[{"name":"cf","VERSIONS":"3"}],"IS_META":"false"}}; XML:
  * {@code <TableSchema name="t"><ColumnSchema name="cf" VERSIONS="3"/></TableSchema>}; protobuf:
- * TableSchemaMessage.proto (name=1, attrs=2, columns=3; ColumnSchema name=1, attrs=2, ttl=3, maxVersions=4,
- * compression=5; Attribute name=1, value=2).
+ * TableSchemaMessage.proto (name=1, attrs=2, columns=3, inMemory=4, readOnly=5; ColumnSchema name=1, attrs=2,
+ * ttl=3, maxVersions=4, compression=5; Attribute name=1, value=2).
  */
 final class TableSchemaCodec {
   /** Read-only facts HBase writes about a table; a client echoing them back must not set them. */
@@ -180,13 +180,35 @@ final class TableSchemaCodec {
             c.writeByteArray(2, attribute(a.getKey(), a.getValue()));
           }
         }
+        // The typed copies HBase's TableSchemaModel adds next to the attributes (readers take either).
+        writeTypedInt(c, 3, family.get("TTL"));
+        writeTypedInt(c, 4, family.get("VERSIONS"));
+        if (family.containsKey("COMPRESSION")) {
+          c.writeString(5, family.get("COMPRESSION"));
+        }
         c.flush();
         out.writeByteArray(3, column.toByteArray());
+      }
+      if (tableAttrs.containsKey("READONLY")) {
+        out.writeBool(5, Boolean.parseBoolean(tableAttrs.get("READONLY")));
       }
       out.flush();
       return bytes.toByteArray();
     } catch (IOException e) {
       throw new IllegalStateException("writing to memory", e);
+    }
+  }
+
+  /** A TTL or VERSIONS value as the int32 field, when it is a number (larger values saturate). */
+  private static void writeTypedInt(CodedOutputStream out, int field, String value) throws IOException {
+    if (value == null) {
+      return;
+    }
+    try {
+      long n = Long.parseLong(value.trim());
+      out.writeInt32(field, (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n)));
+    } catch (NumberFormatException notANumber) {
+      // The attribute (field 2) still carries the value as written.
     }
   }
 

@@ -34,6 +34,7 @@ final class RestFixture implements AutoCloseable {
     conf.setInt(RestGatewayOptions.PORT, 0);
     conf.setInt(RestGatewayOptions.INFO_PORT, 0);
     conf.setInt(RestGatewayOptions.MAX_THREADS, 8);
+    conf.setInt(RestGatewayOptions.SCAN_FETCH_SIZE, 2);
     gateway = RestGateway.start(conf);
   }
 
@@ -52,6 +53,17 @@ final class RestFixture implements AutoCloseable {
     }
     if (contentType != null) {
       b.header("Content-Type", contentType);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** A request with extra headers, given as name, value pairs. */
+  HttpResponse<byte[]> sendWithHeaders(String method, String path, String contentType, byte[] body,
+      String... headers) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(60))
+        .method(method, HttpRequest.BodyPublishers.ofByteArray(body)).header("Content-Type", contentType);
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }

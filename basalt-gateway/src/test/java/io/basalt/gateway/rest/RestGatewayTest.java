@@ -132,6 +132,12 @@ class RestGatewayTest {
     JsonObject status = json(rest.get("/status/cluster", JSON));
     assertThat(status.getAsJsonArray("LiveNodes")).hasSize(1);
     assertThat(status.get("regions").getAsInt()).isPositive();
+    JsonObject statusRegion = status.getAsJsonArray("LiveNodes").get(0).getAsJsonObject().getAsJsonArray("Region")
+        .get(0).getAsJsonObject();
+    assertThat(statusRegion.keySet()).contains("memStoreSizeMB", "storefileIndexSizeKB",
+        "rootIndexSizeKB", "totalStaticIndexSizeKB", "totalStaticBloomSizeKB", "totalCompactingKVs",
+        "currentCompactedKVs");
+    assertThat(status.getAsJsonArray("DeadNodes")).isEmpty();
     assertThat(xml(rest.get("/status/cluster", XML)).getElementsByTagName("Node").getLength()).isEqualTo(1);
     List<Object[]> statusPb = fields(rest.get("/status/cluster", PB).body());
     assertThat(statusPb.stream().filter(f -> (int) f[0] == 1)).hasSize(1);
@@ -152,11 +158,12 @@ class RestGatewayTest {
         .isEqualTo("ops");
     Element props = xml(rest.get("/namespaces/rest_ns", XML));
     assertThat(props.getElementsByTagName("key").item(0).getTextContent()).isEqualTo("owner");
-    assertThat(rest.send("PUT", "/namespaces/nowhere", JSON, "{}").statusCode()).isEqualTo(404);
+    // HBase refuses an alter of a namespace that does not exist with 403, as it refuses a second create.
+    assertThat(rest.send("PUT", "/namespaces/nowhere", JSON, "{}").statusCode()).isEqualTo(403);
 
     createTable("rest_ns:inner", "f");
     JsonArray tables = json(rest.get("/namespaces/rest_ns/tables", JSON)).getAsJsonArray("table");
-    assertThat(tables.get(0).getAsJsonObject().get("name").getAsString()).isEqualTo("rest_ns:inner");
+    assertThat(tables.get(0).getAsJsonObject().get("name").getAsString()).isEqualTo("inner");
     assertThat(rest.send("DELETE", "/rest_ns:inner/schema", null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.send("DELETE", "/namespaces/rest_ns", null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.get("/namespaces/rest_ns", JSON).statusCode()).isEqualTo(404);
@@ -180,10 +187,16 @@ class RestGatewayTest {
     assertThat(columns.getLength()).isEqualTo(2);
     assertThat(((Element) columns.item(1)).getAttribute("name")).isEqualTo("b");
     assertThat(((Element) columns.item(1)).getAttribute("VERSIONS")).isEqualTo("5");
-    // The form HBase's documentation uses ("@name"), adding a third family.
-    assertThat(rest.send("PUT", "/schema_t/schema", JSON,
+    // The form HBase's documentation uses ("@name"); POST adds a third family, PUT replaces the whole schema
+    // (201, as HBase's SchemaResource answers a replace), dropping the families it does not name.
+    assertThat(rest.send("POST", "/schema_t/schema", JSON,
         "{\"@name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"c\"}]}").statusCode()).isEqualTo(200);
     assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema")).hasSize(3);
+    assertThat(rest.send("PUT", "/schema_t/schema", JSON, "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"a\"},"
+        + "{\"name\":\"b\"}]}").statusCode()).isEqualTo(201);
+    assertThat(json(rest.get("/schema_t/schema", JSON)).getAsJsonArray("ColumnSchema")).hasSize(2);
+    assertThat(rest.send("POST", "/schema_t/schema", JSON,
+        "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"c\"}]}").statusCode()).isEqualTo(200);
     // An existing family named again is altered.
     assertThat(rest.send("POST", "/schema_t/schema", JSON, "{\"name\":\"schema_t\",\"ColumnSchema\":[{\"name\":\"a\","
         + "\"VERSIONS\":\"7\"}]}").statusCode()).isEqualTo(200);
@@ -260,6 +273,15 @@ class RestGatewayTest {
     assertThat(json(rest.get("/cells/r4/cf:v", JSON)).getAsJsonArray("Row").get(0).getAsJsonObject()
         .getAsJsonArray("Cell")).hasSize(1);
     assertThat(text(rest.get("/cells/r4/cf:v/100", BIN))).isEqualTo("old");
+    // X-Row and X-Column (raw) name the cell of a raw value in place of the path, as in HBase's RowResource.
+    assertThat(rest.sendWithHeaders("PUT", "/cells/ignored", BIN, "by headers".getBytes(StandardCharsets.UTF_8),
+        "X-Row", "r6", "X-Column", "cf:h").statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/cells/r6/cf:h", BIN))).isEqualTo("by headers");
+    assertThat(rest.send("PUT", "/cells/r7", null, BIN, new byte[] {1}).statusCode()).isEqualTo(400);
+    // Cells without a column take the path's columns in order.
+    assertThat(rest.send("PUT", "/cells/r8/cf:m,cf:n", JSON, "{\"Row\":[{\"Cell\":[{\"$\":\"" + b64("first")
+        + "\"},{\"$\":\"" + b64("second") + "\"}]}]}").statusCode()).isEqualTo(200);
+    assertThat(text(rest.get("/cells/r8/cf:n", BIN))).isEqualTo("second");
 
     // Deletes: one column, then the row.
     assertThat(rest.send("DELETE", "/cells/r1/cf:a", null, (String) null).statusCode()).isEqualTo(200);
@@ -302,6 +324,10 @@ class RestGatewayTest {
     assertThat(unb64(got.get(0).getAsJsonObject().get("key"))).isEqualTo("apple");
     assertThat(unb64(got.get(1).getAsJsonObject().get("key"))).isEqualTo("cherry");
     assertThat(rest.get("/many/multiget?row=missing", JSON).statusCode()).isEqualTo(404);
+    // column= narrows every row, as HBase's MultiRowResource: a column no row has finds nothing.
+    assertThat(json(rest.get("/many/multiget?row=apple&row=banana&column=cf:q", JSON)).getAsJsonArray("Row"))
+        .hasSize(2);
+    assertThat(rest.get("/many/multiget?row=apple&column=cf:nothing", JSON).statusCode()).isEqualTo(404);
 
     JsonArray glob = json(rest.get("/many/ap*", JSON)).getAsJsonArray("Row");
     assertThat(glob).hasSize(2);
@@ -309,8 +335,9 @@ class RestGatewayTest {
     assertThat(xml(rest.get("/many/b*", XML)).getElementsByTagName("Row").getLength()).isEqualTo(2);
 
     assertThat(json(rest.get("/many/*", JSON)).getAsJsonArray("Row")).hasSize(5);
-    // Protobuf comes streamed as HBase sends it: 2-byte length, CellSet, per batchsize rows (5 rows: 2+2+1).
-    java.nio.ByteBuffer stream = java.nio.ByteBuffer.wrap(rest.get("/many/*?batchsize=2", PB).body());
+    // Protobuf comes streamed as HBase sends it: 2-byte length, CellSet, per hbase.rest.scan.fetchsize rows (the
+    // fixture sets 2; 5 rows: 2+2+1).
+    java.nio.ByteBuffer stream = java.nio.ByteBuffer.wrap(rest.get("/many/*", PB).body());
     List<Integer> rowsPerChunk = new ArrayList<>();
     while (stream.hasRemaining()) {
       byte[] chunk = new byte[stream.getShort()];
@@ -364,6 +391,23 @@ class RestGatewayTest {
     assertThat(batches).isEqualTo(5);
     assertThat(rest.send("DELETE", location, null, (String) null).statusCode()).isEqualTo(200);
     assertThat(rest.get(location, XML).statusCode()).isEqualTo(404);
+    // HBase answers 200 to a DELETE of a scanner that is already gone.
+    assertThat(rest.send("DELETE", location, null, (String) null).statusCode()).isEqualTo(200);
+    // n caps a GET's rows and c its cells, as in HBase's ScannerInstanceResource; the rest waits for the next GET.
+    var capped = rest.send("POST", "/scanned/scanner", XML, "<Scanner batch=\"100\"/>");
+    String cappedLocation = capped.headers().firstValue("Location").orElseThrow();
+    Element twoRows = xml(rest.get(cappedLocation + "?n=2", XML));
+    assertThat(twoRows.getElementsByTagName("Row").getLength()).isEqualTo(2);
+    assertThat(twoRows.getElementsByTagName("Cell").getLength()).isEqualTo(4);
+    Element oneCell = xml(rest.get(cappedLocation + "?c=1", XML));
+    assertThat(oneCell.getElementsByTagName("Cell").getLength()).isEqualTo(1);
+    assertThat(unb64(((Element) oneCell.getElementsByTagName("Row").item(0)).getAttribute("key"))).isEqualTo("row2");
+    assertThat(xml(rest.get(cappedLocation, XML)).getElementsByTagName("Cell").getLength()).isEqualTo(5);
+    assertThat(rest.send("DELETE", cappedLocation, null, (String) null).statusCode()).isEqualTo(200);
+    // A stateless scan's batchsize is Scan.setBatch, as in HBase: each 2-cell row comes as two 1-cell Rows.
+    JsonArray halves = json(rest.get("/scanned/*?batchsize=1", JSON)).getAsJsonArray("Row");
+    assertThat(halves).hasSize(10);
+    assertThat(halves.get(0).getAsJsonObject().getAsJsonArray("Cell")).hasSize(1);
 
     // JSON scanner with a start row, one column and HBase's filter JSON (a FilterList of two filters).
     String filter = "{\"type\":\"FilterList\",\"op\":\"MUST_PASS_ALL\",\"filters\":["

@@ -7,6 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -15,6 +19,7 @@ import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.filter.RegexStringComparator;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hbase.thirdparty.com.google.protobuf.CodedInputStream;
 import org.junit.jupiter.api.Test;
 
 /** The request models without a cluster: path specs, filter JSON, CellSet encodings, refusals. */
@@ -98,6 +103,45 @@ class RestModelsTest {
         .isInstanceOf(RestException.class);
     assertThatThrownBy(() -> CellSetCodec.encode(set, Media.BINARY)).isInstanceOf(RestException.class)
         .extracting(e -> ((RestException) e).status).isEqualTo(406);
+  }
+
+  /** TableSchemaMessage.proto: readOnly=5 on the table, ttl=3, maxVersions=4, compression=5 on each family. */
+  @Test
+  void tableSchemaProtobufCarriesHBasesTypedFields() throws Exception {
+    TableDescriptor table = TableDescriptorBuilder.newBuilder(TableName.valueOf("t")).setReadOnly(true)
+        .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("cf")).setMaxVersions(4)
+            .setTimeToLive(600).build()).build();
+    CodedInputStream in = CodedInputStream.newInstance(TableSchemaCodec.encode(table, Media.PROTOBUF));
+    Boolean readOnly = null;
+    byte[] column = null;
+    for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+      switch (tag >>> 3) {
+        case 3 -> column = in.readByteArray();
+        case 5 -> readOnly = in.readBool();
+        default -> in.skipField(tag);
+      }
+    }
+    assertThat(readOnly).isTrue();
+    assertThat(column).isNotNull();
+    Integer ttl = null;
+    Integer versions = null;
+    String compression = null;
+    CodedInputStream c = CodedInputStream.newInstance(column);
+    for (int tag = c.readTag(); tag != 0; tag = c.readTag()) {
+      switch (tag >>> 3) {
+        case 3 -> ttl = c.readInt32();
+        case 4 -> versions = c.readInt32();
+        case 5 -> compression = c.readString();
+        default -> c.skipField(tag);
+      }
+    }
+    assertThat(ttl).isEqualTo(600);
+    assertThat(versions).isEqualTo(4);
+    assertThat(compression).isEqualTo("NONE");
+    TableDescriptor back = TableSchemaCodec.decode(TableSchemaCodec.encode(table, Media.PROTOBUF), Media.PROTOBUF,
+        TableName.valueOf("t"));
+    assertThat(back.isReadOnly()).isTrue();
+    assertThat(back.getColumnFamily(Bytes.toBytes("cf")).getMaxVersions()).isEqualTo(4);
   }
 
   @Test
