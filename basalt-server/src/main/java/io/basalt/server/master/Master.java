@@ -214,7 +214,9 @@ public final class Master {
   public synchronized void split(byte[] regionName, byte[] row) throws IOException {
     RegionRecord r = regionByName(regionName);
     TableDescriptor table = table(r.info().getTable());
-    if (!RegionRecord.OPEN.equals(r.state()) || !servers.isLive(r.server())) {
+    // A replicated region's record names its founding member's server as first placed (a restart changes its
+    // start code): whether its members are up is the group split's own check, retriable.
+    if (!RegionRecord.OPEN.equals(r.state()) || (!r.replicated() && !servers.isLive(r.server()))) {
       throw new org.apache.hadoop.hbase.client.DoNotRetryRegionException(r.info().getRegionNameAsString()
           + " is not online (" + r.state() + " on " + r.server() + "); cannot split it now");
     }
@@ -225,7 +227,6 @@ public final class Master {
         : SplitProtocol.begin("split-" + r.info().getEncodedName(), r.info(), r.server(), at, nextRegionId());
     throwUnless(drive(p, table), Outcome.Kind.SPLIT);
   }
-
 
   /** The caller's error for a split or move that did not happen. */
   private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {
