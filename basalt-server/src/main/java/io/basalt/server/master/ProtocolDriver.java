@@ -25,6 +25,7 @@ import io.basalt.server.master.protocol.Txn;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,28 +97,30 @@ final class ProtocolDriver {
    */
   Outcome drive(Protocol p, TableDescriptor table) throws IOException {
     Run run = new Run(p);
-    int attempt = 0;
+    // Failures per action over the whole drive, not per streak: a protocol may answer a failure with another
+    // action that succeeds and then the failed one again (a member change re-joins its new member before each
+    // hand-over try), which a streak counter would retry forever, and on the master's event thread.
+    Map<Action, Integer> failures = new HashMap<>();
     Optional<Action> next;
     while ((next = p.next()).isPresent()) {
       Action a = next.get();
       long start = System.nanoTime();
       try {
         p.completed(a, execute(a, table, run));
-        attempt = 0;
       } catch (IOException | RuntimeException e) {
         String reason = e instanceof IOException ? e.getMessage() : e.toString();
         LOG.warn("{}: {} failed: {}", p.id(), a.getClass().getSimpleName(), reason);
         p.failed(a, reason);
-        if (!p.next().map(a::equals).orElse(false)) {
+        int failed = failures.merge(a, 1, Integer::sum);
+        if (failed == 1 && !p.next().map(a::equals).orElse(false)) {
           continue; // the protocol turned to rolling back
         }
-        attempt++;
         ServerName down = serverDown(a);
-        if (down != null || attempt > BACKOFF_MILLIS.length) {
+        if (down != null || failed > BACKOFF_MILLIS.length) {
           throw new Abandoned(p.id() + " did not finish (" + a.getClass().getSimpleName() + ": " + reason + "); "
               + (down != null ? "it goes on when " + down + " is back" : "it is retried in the background"));
         }
-        sleep(BACKOFF_MILLIS[attempt - 1]);
+        sleep(BACKOFF_MILLIS[failed - 1]);
         continue;
       }
       run.timed(a, start, System.nanoTime());
