@@ -2,6 +2,7 @@ package io.basalt.gateway.rest;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.basalt.gateway.lifecycle.Resources;
 import io.basalt.gateway.thrift.MetricsEndpoint;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -15,8 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -45,7 +44,7 @@ public final class RestGateway implements AutoCloseable {
   /** Request bodies are read whole; a bigger one is refused with 413 rather than risk the heap. */
   static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final Resources resources = new Resources("the REST gateway");
   private final RestGatewayOptions options;
   private final HttpServer server;
   private final MetricsEndpoint metricsEndpoint;
@@ -93,7 +92,7 @@ public final class RestGateway implements AutoCloseable {
       ok = true;
     } finally {
       if (!ok) {
-        closeResources();
+        resources.close();
       }
     }
   }
@@ -186,24 +185,13 @@ public final class RestGateway implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    resources.push(resource);
-    return resource;
-  }
-
-  private void closeResources() {
-    while (!resources.isEmpty()) {
-      try {
-        resources.pop().close();
-      } catch (Exception e) {
-        LOG.warn("closing the REST gateway: {}", e.toString());
-      }
-    }
+    return resources.track(resource);
   }
 
   @Override
   public void close() {
     server.stop(1);
-    closeResources();
+    resources.close();
     stopped.countDown();
   }
 }

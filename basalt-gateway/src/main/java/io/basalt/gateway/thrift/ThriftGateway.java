@@ -1,5 +1,6 @@
 package io.basalt.gateway.thrift;
 
+import io.basalt.gateway.lifecycle.Resources;
 import io.basalt.gateway.thrift.generated.Hbase;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -10,8 +11,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -44,7 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class ThriftGateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ThriftGateway.class);
 
-  private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+  private final Resources resources = new Resources("the Thrift gateway");
   private final ThriftGatewayOptions options;
   private final TServerSocket socket;
   private final TServer server;
@@ -102,7 +101,7 @@ public final class ThriftGateway implements AutoCloseable {
           e);
     } finally {
       if (!ok) {
-        closeResources();
+        resources.close();
       }
     }
   }
@@ -157,18 +156,7 @@ public final class ThriftGateway implements AutoCloseable {
   }
 
   private <T extends AutoCloseable> T track(T resource) {
-    resources.push(resource);
-    return resource;
-  }
-
-  private void closeResources() {
-    while (!resources.isEmpty()) {
-      try {
-        resources.pop().close();
-      } catch (Exception e) {
-        LOG.warn("closing the Thrift gateway: {}", e.toString());
-      }
-    }
+    return resources.track(resource);
   }
 
   @Override
@@ -179,6 +167,6 @@ public final class ThriftGateway implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    closeResources();
+    resources.close();
   }
 }
