@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledIfSystemProperty(named = "basalt.it.soak", matches = "true")
 class ReplicationSoakTest {
-  @TempDir Path dir;
+  /** Kept when the run fails: the members' JE logs (je.info.*) explain an election that did not happen. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
 
   /** Every retry of the client is logged with its cause: the output explains a long wait. */
   private static Configuration retriesLogged(Configuration conf) {

@@ -83,7 +83,9 @@ public final class Processes {
     cmd.add(mainClass);
     cmd.addAll(args);
     Files.createDirectories(log.toAbsolutePath().getParent());
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    // Appended: a restarted server keeps writing to the log of its earlier life, which explains what it did.
+    return new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
   }
 
   /** Only the directory or jar holding ChildMain joins the child's classpath, after everything else. */
