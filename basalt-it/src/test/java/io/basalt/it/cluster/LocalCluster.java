@@ -295,6 +295,32 @@ public final class LocalCluster implements AutoCloseable {
     return masters;
   }
 
+  /** Appends a thread dump of every live master and region server to its log: what a stall was waiting on. */
+  public void dumpThreads(String why) {
+    List<Node> all = new ArrayList<>(masters);
+    all.addAll(regionServers);
+    Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+    for (Node n : all) {
+      if (!n.alive()) {
+        continue;
+      }
+      try {
+        Files.writeString(log(n.name), "=== thread dump: " + why + System.lineSeparator(),
+            java.nio.file.StandardOpenOption.APPEND);
+        Process p = new ProcessBuilder(jstack.toString(), Long.toString(n.process.pid())).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log(n.name).toFile())).start();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      } catch (IOException e) {
+        System.err.println("no thread dump of " + n.name + ": " + e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   public List<Node> regionServers() {
     return regionServers;
   }

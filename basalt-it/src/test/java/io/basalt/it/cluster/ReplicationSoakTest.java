@@ -7,6 +7,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
@@ -20,7 +21,6 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,13 +35,38 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnabledIfSystemProperty(named = "basalt.it.soak", matches = "true")
 class ReplicationSoakTest {
-  /** Kept when the run fails: the members' JE logs (je.info.*) explain an election that did not happen. */
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir;
+  @TempDir Path dir;
 
   /** Every retry of the client is logged with its cause: the output explains a long wait. */
   private static Configuration retriesLogged(Configuration conf) {
     conf.setInt("hbase.client.start.log.errors.counter", 0);
     return conf;
+  }
+
+  /**
+   * Waits for 500 more acknowledged writes; if none comes for 15 s, every process's threads go to its log
+   * once, which says what the stall waits on.
+   */
+  private static void awaitWritesExplainingStalls(LocalCluster cluster, Workload load, int cycle)
+      throws InterruptedException {
+    long target = load.acknowledgedWrites() + 500;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    long last = load.acknowledgedWrites();
+    long lastProgress = System.nanoTime();
+    boolean dumped = false;
+    while (load.acknowledgedWrites() < target && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      long now = load.acknowledgedWrites();
+      if (now != last) {
+        last = now;
+        lastProgress = System.nanoTime();
+      } else if (!dumped && System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(15)) {
+        System.out.println("replication soak: no write acknowledged for 15 s in cycle " + cycle
+            + ", thread dumps in the process logs at " + LocalTime.now());
+        cluster.dumpThreads("soak cycle " + cycle + ": no write acknowledged for 15 s");
+        dumped = true;
+      }
+    }
   }
 
   @Test
@@ -80,7 +105,7 @@ class ReplicationSoakTest {
           } else {
             Thread.sleep(20_000);
           }
-          load.awaitWrites(500, 120_000);
+          awaitWritesExplainingStalls(cluster, load, cycle);
           long gap = load.longestWriteGapMillis();
           gaps.add(gap);
           System.out.printf("replication soak: cycle %d killed %s at %s (%s): longest writer wait %d ms%n", cycle,

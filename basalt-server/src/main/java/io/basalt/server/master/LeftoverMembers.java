@@ -1,6 +1,7 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.PendingDrops;
 import io.basalt.server.catalog.RegionRecord;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * are dropped when it registers, so that its disk holds only what the catalog says it holds. Only the
  * copies of replicated regions the catalog knows and no longer places on that server go: never a directory
  * the catalog lists for it, one a transaction in flight names (it may be a copy being made), an
- * unreplicated region's (the master finds those by their directories), or one the catalog does not know.
+ * unreplicated region's (the master finds those by their directories), or one the catalog does not know
+ * (a lost catalog must never empty the disks), except those {@link PendingDrops} names: what a replicated
+ * split left on a server that was down when it finished or was undone.
  */
 final class LeftoverMembers {
   private static final Logger LOG = LoggerFactory.getLogger(LeftoverMembers.class);
@@ -27,11 +30,13 @@ final class LeftoverMembers {
   private final Catalog catalog;
   private final ServerManager servers;
   private final InFlight inFlight;
+  private final PendingDrops pendingDrops;
 
-  LeftoverMembers(Catalog catalog, ServerManager servers, InFlight inFlight) {
+  LeftoverMembers(Catalog catalog, ServerManager servers, InFlight inFlight, PendingDrops pendingDrops) {
     this.catalog = catalog;
     this.servers = servers;
     this.inFlight = inFlight;
+    this.pendingDrops = pendingDrops;
   }
 
   /** The regions whose directories on {@code server} are leftovers, given what it stores. */
@@ -63,6 +68,14 @@ final class LeftoverMembers {
         LOG.info("dropping the leftover copy of {} on {}: its members are now on other servers",
             leftover.getRegionNameAsString(), server);
         servers.control(server).dropRegion(leftover);
+      }
+      for (RegionInfo pending : pendingDrops.of(server)) {
+        if (stored.contains(pending.getEncodedName())) {
+          LOG.info("dropping {} on {}: a replicated split finished or was undone while the server was down",
+              pending.getRegionNameAsString(), server);
+          servers.control(server).dropRegion(pending);
+        }
+        pendingDrops.done(server, pending);
       }
     } catch (IOException e) {
       LOG.warn("cannot clean the leftover region copies of {} now: {}", server, e.getMessage());

@@ -1,6 +1,7 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.PendingDrops;
 import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
@@ -64,23 +65,26 @@ public final class Master {
   private final Object balanceLock = new Object();
   private long lastRegionId;
   private volatile boolean reconcilePending;
+  /** Regions the last reconcile left to a transaction that held them: once it lets go, reconcile again. */
+  private volatile Set<String> leftToTransactions = Set.of();
 
   /** {@code primaries} null: nothing is replicated (standalone); else new regions get {@code replicationFactor} copies. */
   public Master(Catalog catalog, ServerManager servers, ServerName name, TransactionStore transactions,
-      PrefetchReports prefetches, long balancePauseMillis, Primaries primaries, int replicationFactor) {
+      PendingDrops pendingDrops, PrefetchReports prefetches, long balancePauseMillis, Primaries primaries,
+      int replicationFactor) {
     this.balancePauseMillis = balancePauseMillis;
     this.catalog = catalog;
     this.servers = servers;
     this.name = name;
     this.transactions = transactions;
     this.replicated = new ReplicatedRegions(catalog, servers, primaries, replicationFactor);
-    this.protocols = new ProtocolDriver(catalog, servers, transactions, prefetches, history, replicated);
+    this.protocols = new ProtocolDriver(catalog, servers, transactions, pendingDrops, prefetches, history, replicated);
     this.memberChanges = new MemberChangePlanner(catalog, servers, replicated);
     this.recovery = new TransactionRecovery(transactions, protocols, this::table);
     this.inFlight = new InFlight(transactions, catalog);
     this.namespaces = new Namespaces(catalog, this);
     this.views = new ReplicaViews(catalog, servers, replicated, inFlight);
-    this.leftovers = new LeftoverMembers(catalog, servers, inFlight);
+    this.leftovers = new LeftoverMembers(catalog, servers, inFlight, pendingDrops);
   }
 
   /** Snapshots of the replicated regions for the re-replication and member-balance planners. */
@@ -153,13 +157,19 @@ public final class Master {
     }
     Map<String, ServerName> stored = null;
     List<ReplicatedRegions.Opening> groups = new ArrayList<>();
+    Set<String> skippedHeld = new HashSet<>();
     for (TableDescriptor t : catalog.tables()) {
       if (catalog.state(t.getTableName()).orElse(TableState.State.ENABLED) != TableState.State.ENABLED) {
         continue;
       }
       for (RegionRecord r : catalog.regions(t.getTableName())) {
         String encoded = r.info().getEncodedName();
-        if (!RegionRecord.OPEN.equals(r.state()) || (held.contains(encoded) && !owned.containsKey(encoded))) {
+        if (!RegionRecord.OPEN.equals(r.state())) {
+          continue;
+        }
+        if (held.contains(encoded) && !owned.containsKey(encoded)) {
+          // A protocol that skipped a member on a server that was down leaves it to assignment (ProtocolDriver).
+          skippedHeld.add(encoded);
           continue;
         }
         try {
@@ -187,6 +197,7 @@ public final class Master {
         }
       }
     }
+    leftToTransactions = Set.copyOf(skippedHeld);
     if (!replicated.openAll(groups)) {
       reconcilePending = true;
     }
@@ -371,7 +382,15 @@ public final class Master {
 
   /** Runs {@link #reconcile()} again if the last one could not open everything (a server was busy or gone). */
   public void retryReconcile() {
-    if (reconcilePending) {
+    boolean released = false;
+    if (!reconcilePending && !leftToTransactions.isEmpty()) {
+      try {
+        released = !inFlight.held().containsAll(leftToTransactions);
+      } catch (IOException e) {
+        released = true; // reconcile says why
+      }
+    }
+    if (reconcilePending || released) {
       reconcile();
     }
   }

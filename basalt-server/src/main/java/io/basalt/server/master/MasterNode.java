@@ -2,6 +2,7 @@ package io.basalt.server.master;
 
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.PendingDrops;
 import io.basalt.server.catalog.DecommissionedServers;
 import io.basalt.server.catalog.Primaries;
 import io.basalt.server.catalog.TransactionStore;
@@ -138,7 +139,7 @@ public final class MasterNode implements AutoCloseable {
         primaries.watch();
       }
       Master m = new Master(c, servers, name, new TransactionStore(zk, config.root()),
-          new PrefetchReports(zk, config.root()), config.balancePauseMillis(), primaries, config.replicationFactor());
+          new PendingDrops(zk, config.root()), new PrefetchReports(zk, config.root()), config.balancePauseMillis(), primaries, config.replicationFactor());
       ReplicaRepairChore repair = new ReplicaRepairChore(m, m.views(), config.rereplicateAfterMillis(), () -> !closing);
       m.replicas().reportRepairs(repair::lastPlan);
       Runnable repairNow = () -> {

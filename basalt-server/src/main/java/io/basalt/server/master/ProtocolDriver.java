@@ -1,6 +1,7 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.Catalog;
+import io.basalt.server.catalog.PendingDrops;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.CloneReport;
@@ -78,10 +79,12 @@ final class ProtocolDriver {
   private final ReplicatedRegions replicated;
   private final GroupSplitSteps groupSplits;
   private final ParallelParts parallel = new ParallelParts();
+  private final PendingDrops pendingDrops;
 
-  ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PrefetchReports prefetches,
-      OperationHistory history, ReplicatedRegions replicated) {
+  ProtocolDriver(Catalog catalog, ServerManager servers, TransactionStore transactions, PendingDrops pendingDrops,
+      PrefetchReports prefetches, OperationHistory history, ReplicatedRegions replicated) {
     this.replicated = replicated;
+    this.pendingDrops = pendingDrops;
     this.catalog = catalog;
     this.servers = servers;
     this.transactions = transactions;
@@ -132,6 +135,11 @@ final class ProtocolDriver {
   }
 
   private Result execute(Action a, TableDescriptor table, Run run) throws IOException {
+    Optional<ServerName> skippedOn = doneWhileDown(a);
+    if (skippedOn.isPresent()) {
+      LOG.info("{} on {}: left for its return (the server is down)", a.getClass().getSimpleName(), skippedOn.get());
+      return Result.DONE;
+    }
     if (a instanceof Action.InParallel p) {
       // Its parts (a replicated split's member actions) do not touch run, which is not thread-safe.
       return parallel.run(p, part -> execute(part, table, run));
@@ -303,9 +311,43 @@ final class ProtocolDriver {
     return servers.liveAt(recorded).orElse(recorded);
   }
 
+  /**
+   * The down server of an action that counts as done while its server is down, because a returning server
+   * catches up on its own: it drops what the action would have dropped ({@link PendingDrops}, recorded here:
+   * a replicated split's retired parent, the daughters of one rolled back) and the assignment opens the
+   * members the catalog gives it. Waiting instead would hold the region (no re-replication, no assignment)
+   * for as long as the server stays away, and a rollback waiting on it kept the parent sealed, its writers
+   * stalled until the server returned (108 s in the churn soak). A daughter's founder is never skipped: its
+   * group exists only on its disk.
+   */
+  private Optional<ServerName> doneWhileDown(Action a) throws IOException {
+    List<RegionInfo> drops;
+    ServerName server;
+    if (a instanceof Action.RollBackGroupSplit r) {
+      server = r.server();
+      drops = List.of(r.daughterA(), r.daughterB());
+    } else if (a instanceof Action.OpenDaughterMember o && !o.members().get(0).isOn(o.server())) {
+      server = o.server();
+      drops = List.of();
+    } else if (a instanceof Action.DropRegionFiles d && catalog.region(d.region().getEncodedName())
+        .map(RegionRecord::replicated).orElse(false)) {
+      server = d.server();
+      drops = List.of(d.region());
+    } else {
+      return Optional.empty();
+    }
+    if (servers.liveAt(server).isPresent()) {
+      return Optional.empty();
+    }
+    for (RegionInfo r : drops) {
+      pendingDrops.add(server, r);
+    }
+    return Optional.of(server);
+  }
+
   /** The server an action needs, if it is down now (waiting for it beats retrying). */
   private ServerName serverDown(Action a) {
-    if (a instanceof Action.CloseMember || a instanceof Action.DropMemberFiles) {
+    if (a instanceof Action.CloseMember || a instanceof Action.DropMemberFiles || a instanceof Action.RollBackGroupSplit) {
       return null; // done while their server is down
     }
     if (a instanceof Action.DeleteMember d) {

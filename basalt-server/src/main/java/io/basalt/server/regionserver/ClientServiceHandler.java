@@ -105,7 +105,7 @@ public final class ClientServiceHandler {
     if (isMeta(regionName)) {
       throw new DoNotRetryIOException("hbase:meta is read-only in Basalt: the master owns the catalog");
     }
-    HostedRegion region = server.region(regionName);
+    HostedRegion region = server.writable(regionName);
     MutationProto proto = request.getMutation();
     CellScanner cells = c.requestCellScanner();
     long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
@@ -227,7 +227,7 @@ public final class ClientServiceHandler {
         region = read.region();
         stale = read.stale();
       } else {
-        region = server.region(regionName);
+        region = server.writable(regionName);
       }
     } catch (IOException e) {
       skipCells(action, cells);

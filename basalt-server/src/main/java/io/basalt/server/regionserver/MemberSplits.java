@@ -48,13 +48,20 @@ final class MemberSplits implements GroupSplitControl {
   public long sealForSplit(RegionInfo parent) throws IOException {
     synchronized (server.lock(parent.getEncodedName())) {
       ReplicatedRegion m = member(parent);
+      server.splitHolds().hold(parent);
+      boolean sealed = false;
       try {
         long barrier = m.sealForSplit();
+        sealed = true;
         LOG.info("sealed {} for a split at log position {}", parent.getRegionNameAsString(), barrier);
         return barrier;
       } catch (StorageException e) {
         throw new HBaseIOException("cannot seal " + parent.getRegionNameAsString() + " for a split: " + e.getMessage(),
             e);
+      } finally {
+        if (!sealed) {
+          server.splitHolds().release(parent); // writes resume here
+        }
       }
     }
   }
@@ -116,11 +123,16 @@ final class MemberSplits implements GroupSplitControl {
     synchronized (server.lock(parent.getEncodedName())) {
       if (server.store(parent.getEncodedName()) instanceof ReplicatedRegion open) {
         open.unseal();
+        server.splitHolds().release(parent);
         LOG.info("split of {} undone: its primary takes writes again", parent.getRegionNameAsString());
         return;
       }
     }
-    server.openMember(parent, table, group, members, false);
+    try {
+      server.openMember(parent, table, group, members, false);
+    } finally {
+      server.splitHolds().release(parent);
+    }
     LOG.info("split of {} undone: its member reopened", parent.getRegionNameAsString());
   }
 }

@@ -63,6 +63,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
+  private final SplitHolds splitHolds = new SplitHolds(SplitHolds.MAX);
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -242,6 +243,16 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return r;
   }
 
+  /** A region to write to: as {@link #region}, once writes held for its split (see {@link SplitHolds}) go on. */
+  HostedRegion writable(byte[] regionName) throws IOException {
+    splitHolds.await(RegionInfo.encodeRegionName(regionName));
+    return region(regionName);
+  }
+
+  SplitHolds splitHolds() {
+    return splitHolds;
+  }
+
   /** A region to read from, by any of its replica names; {@link Read#stale()} when this copy is not the primary. */
   Read read(byte[] regionName) throws IOException {
     String encoded = RegionInfo.encodeRegionName(regionName);
@@ -384,6 +395,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   public void openMember(RegionInfo info, TableDescriptor table, String group, List<Member> members,
       boolean create) throws IOException {
     ReplicationPorts p = ports();
+    splitHolds.daughterOpened(info);
     synchronized (lock(info.getEncodedName())) {
       HostedRegion open = regions.get(info.getEncodedName());
       if (open != null) {
