@@ -12,6 +12,12 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 public final class RemoteRegionServer implements RegionServerControl, GroupSplitControl {
   /** A member that joins empty is filled with the whole region first (5 GB at 100 MB/s: under a minute). */
   private static final int JOIN_TIMEOUT_MILLIS = 15 * 60_000;
+  /**
+   * A hand-over is bounded by JE's own 10 s transfer timeout on the primary's server; the master calls it holding
+   * its lock, so a call that hangs past that must not hold up failure handling for the default 2 minutes (the
+   * churn soak saw one hang that long).
+   */
+  private static final int TRANSFER_TIMEOUT_MILLIS = 30_000;
   private final ControlClient client;
 
   public RemoteRegionServer(ControlClient client) {
@@ -78,7 +84,8 @@ public final class RemoteRegionServer implements RegionServerControl, GroupSplit
 
   @Override
   public void transferPrimary(RegionInfo region, org.apache.hadoop.hbase.ServerName target) throws IOException {
-    client.call("transferPrimary", new ControlCodec.Writer().region(region).server(target).toBytes());
+    client.call("transferPrimary", new ControlCodec.Writer().region(region).server(target).toBytes(),
+        TRANSFER_TIMEOUT_MILLIS);
   }
 
   @Override

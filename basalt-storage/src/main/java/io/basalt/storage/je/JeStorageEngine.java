@@ -39,6 +39,15 @@ import org.slf4j.LoggerFactory;
 public final class JeStorageEngine implements StorageEngine {
   private static final Logger LOG = LoggerFactory.getLogger(JeStorageEngine.class);
 
+  static {
+    // JE's TupleBinding creates a LongBinding (its subclass) in its static initializer, and JE's recovery
+    // reaches both classes from different starting points. Two environments opened at once in a fresh JVM (a
+    // returning region server opens its members 8 at a time) can each start one of the two initializations and
+    // wait for the other's forever: the thread dumps of a stalled churn soak showed every member open of a
+    // restarted server stuck there, its groups without a majority. Initialized here, once, by one thread.
+    com.sleepycat.bind.tuple.TupleBinding.getPrimitiveBinding(Long.class);
+  }
+
   private final StorageConfig config;
   private final StorageFiles files;
   private final Set<JeRegion> open = ConcurrentHashMap.newKeySet();
