@@ -54,6 +54,9 @@ public final class RegionServerMetrics {
           .tags("role", role.name().toLowerCase(Locale.ROOT))
           .description("Members of replicated regions hosted here, by role (primary takes writes)").register(registry);
     }
+    Gauge.builder("basalt.replication.member.lag.max", server, RegionServer::maxMemberLag)
+        .description("Log entries the furthest-behind connected secondary of a primary here still lacks")
+        .register(registry);
     Gauge.builder("basalt.storage.cache.bytes", this, m -> m.engineStats.cacheBytes()).baseUnit("bytes")
         .description("Bytes used in the shared B+-tree cache (HBase: blockCacheSize)").register(registry);
     Gauge.builder("basalt.storage.cache.limit", this, m -> m.engineStats.cacheLimitBytes()).baseUnit("bytes")

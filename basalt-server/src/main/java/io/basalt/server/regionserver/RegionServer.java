@@ -468,6 +468,14 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return regions.values().stream().filter(r -> r.store() instanceof ReplicatedRegion m && m.role() == role).count();
   }
 
+  /** The most log entries any secondary of a primary here lacks: how far the slowest copy is behind. */
+  public long maxMemberLag() {
+    return regions.values().stream().filter(r -> r.store() instanceof ReplicatedRegion m
+            && m.role() == ReplicaRole.PRIMARY)
+        .flatMap(r -> ((ReplicatedRegion) r.store()).memberLag().values().stream())
+        .mapToLong(Long::longValue).max().orElse(0);
+  }
+
   HostedRegion hostedByEncodedName(String encoded) {
     return regions.get(encoded);
   }

@@ -63,6 +63,8 @@ final class JeReplicaRegion implements ReplicatedRegion {
   private volatile ReplicaRole role = ReplicaRole.UNKNOWN;
   private volatile String primary;
   private volatile boolean closed;
+  /** When this member last became UNKNOWN (knowing no primary); see {@link #askForPrimary}. */
+  private volatile long unknownSinceNanos = System.nanoTime();
 
   /**
    * {@code onPromoted}: run (off JE's thread) when this member becomes primary; {@code onDetached}: JE
@@ -111,6 +113,9 @@ final class JeReplicaRegion implements ReplicatedRegion {
       case DETACHED -> ReplicaRole.DETACHED;
     };
     primary = e.getState().isActive() ? e.getMasterNodeName() : null;
+    if (role == ReplicaRole.UNKNOWN && before != ReplicaRole.UNKNOWN) {
+      unknownSinceNanos = System.nanoTime();
+    }
     if (role == ReplicaRole.PRIMARY && before != ReplicaRole.PRIMARY) {
       onPromoted.accept(region);
     }
@@ -122,6 +127,27 @@ final class JeReplicaRegion implements ReplicatedRegion {
 
   JeRegion region() {
     return region;
+  }
+
+  /**
+   * While this member has known no primary for at least {@code after}, asks its helpers (the members it was
+   * opened with) who the primary is, as JE does once when a member starts. JE asks once only, and after that
+   * a member learns of a primary only from elections, which it runs with the group as its own log records it.
+   * A split's non-founding member has its parent's group in its log (other ports): if that one question went
+   * unanswered (a loaded machine, JE's 500 ms timeouts), it stayed without a primary, and its daughter without
+   * a majority, until some election reached it (70 s in the churn soak).
+   */
+  void askForPrimary(Duration after) {
+    ReplicatedEnvironment e = env;
+    if (closed || role != ReplicaRole.UNKNOWN || System.nanoTime() - unknownSinceNanos < after.toNanos()) {
+      return;
+    }
+    try {
+      RepImpl impl = RepInternal.getNonNullRepImpl(e);
+      impl.getRepNode().getElections().getLearner().queryForMaster(impl.getHelperSockets());
+    } catch (RuntimeException closedOrElecting) {
+      // asked again next time
+    }
   }
 
   // ---------------------------------------------------------------- ReplicatedRegion
@@ -273,6 +299,19 @@ final class JeReplicaRegion implements ReplicatedRegion {
     } catch (IllegalStateException e) {
       throw new io.basalt.storage.error.RegionClosedException("member " + membership.nodeName() + " of "
           + membership.groupName() + " is closed", e);
+    }
+  }
+
+  @Override
+  public java.util.Map<String, Long> memberLag() {
+    ReplicatedEnvironment e = env;
+    try {
+      if (!e.getState().isMaster()) {
+        return java.util.Map.of();
+      }
+      return java.util.Map.copyOf(e.getRepStats(new com.sleepycat.je.StatsConfig()).getReplicaVLSNLagMap());
+    } catch (DatabaseException | IllegalStateException closedMeanwhile) {
+      return java.util.Map.of();
     }
   }
 

@@ -56,6 +56,11 @@ public final class JeStorageEngine implements StorageEngine {
   private final ScheduledExecutorService maintenance;
   /** Counts the cells of regions just opened, off the open path (a count reads the whole index). */
   private final java.util.concurrent.ExecutorService counting;
+  /** The replica group members opened here, for {@link #askForPrimaries}. */
+  private final Set<JeReplicaRegion> members = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService primaryFinder;
+  /** How long a member may know no primary before it asks its helpers, and how often it asks again. */
+  private static final java.time.Duration ASK_FOR_PRIMARY_AFTER = java.time.Duration.ofSeconds(3);
 
   public JeStorageEngine(StorageConfig config) {
     this(config, LocalStorageFiles.INSTANCE);
@@ -74,6 +79,20 @@ public final class JeStorageEngine implements StorageEngine {
       t.setDaemon(true);
       return t;
     });
+    this.primaryFinder = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "basalt-primary-finder");
+      t.setDaemon(true);
+      return t;
+    });
+    primaryFinder.scheduleWithFixedDelay(this::askForPrimaries, 2, 2, TimeUnit.SECONDS);
+  }
+
+  /** Members that have known no primary for a while ask their helpers (see {@link JeReplicaRegion#askForPrimary}). */
+  private void askForPrimaries() {
+    members.removeIf(JeReplicaRegion::isClosed);
+    for (JeReplicaRegion m : members) {
+      m.askForPrimary(ASK_FOR_PRIMARY_AFTER);
+    }
   }
 
   private EnvironmentConfig envConfig(boolean allowCreate) {
@@ -263,6 +282,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     member.listen();
+    members.add(member);
     return member;
   }
 
@@ -477,6 +497,7 @@ public final class JeStorageEngine implements StorageEngine {
   @Override
   public void close() {
     counting.shutdownNow();
+    primaryFinder.shutdownNow();
     maintenance.shutdownNow();
     for (JeRegion r : List.copyOf(open)) {
       try {

@@ -63,6 +63,12 @@ public interface ReplicatedRegion extends Region {
   long lastLogPosition();
 
   /**
+   * On the primary: how many log entries each other member that is connected still lacks, by node name (JE's
+   * replica VLSN lag); empty on a secondary. A member that is down or still being filled is not connected.
+   */
+  java.util.Map<String, Long> memberLag();
+
+  /**
    * Waits at most {@code timeout} until this member's log reaches {@code position} (a secondary applying
    * what the primary sent); returns where it ends then.
    */

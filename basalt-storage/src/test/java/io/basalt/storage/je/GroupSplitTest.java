@@ -228,6 +228,47 @@ class GroupSplitTest {
     assertThat(rows(old)).isEqualTo(expected(0, 200));
   }
 
+  /**
+   * A daughter's non-founding member that starts before its founder answers (a loaded machine) asks JE once
+   * and then knows only its parent's group, at ports nobody listens on any more: it must still find the
+   * founder once that is up, by asking its helpers again.
+   */
+  @Test
+  void aMemberOpenedBeforeItsFounderAnswersStillJoinsIt() throws IOException {
+    startEngines();
+    int[] ports = freePorts(6);
+    int[] parentPorts = {ports[0], ports[1], ports[2]};
+    List<ReplicatedRegion> parent = startParent(parentPorts);
+    for (int i = 0; i < 50; i++) {
+      put(parent.get(0), row(i), "v" + i);
+    }
+    long barrier = parent.get(0).sealForSplit();
+    for (ReplicatedRegion m : parent) {
+      assertThat(m.awaitLogPosition(barrier, Duration.ofSeconds(5))).isEqualTo(barrier);
+    }
+    parent.get(1).close();
+    parent.get(2).close();
+    parent.get(0).close();
+    for (int i = 0; i < 3; i++) {
+      engines.get(i).cloneClosed(memberDir("parent", i), memberDir("low", i));
+    }
+    int[] daughterPorts = {ports[3], ports[4], ports[5]};
+    GroupMembership founding = member("g", daughterPorts, 0);
+    assertThat(engines.get(0).refoundGroup(memberDir("low", 0), founding)).isTrue();
+    List<ReplicatedRegion> others = new ArrayList<>();
+    for (int i = 1; i < 3; i++) {
+      others.add(track(engines.get(i).openMember(memberDir("low", i), member("g", daughterPorts, i),
+          RoleListener.NONE, LOW)));
+    }
+    assertThat(others).allSatisfy(m -> assertThat(m.role()).isEqualTo(ReplicaRole.UNKNOWN));
+    ReplicatedRegion founder = track(engines.get(0).openMember(memberDir("low", 0), founding, RoleListener.NONE, LOW));
+    assertThat(founder.role()).isEqualTo(ReplicaRole.PRIMARY);
+    for (ReplicatedRegion m : others) {
+      Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> m.role() == ReplicaRole.SECONDARY);
+    }
+    put(founder, "row010x", "acknowledged by a majority of the daughter");
+  }
+
   @Test
   void aGroupWithAMemberDownCannotBeSealedAndKeepsTakingWrites() throws IOException {
     startEngines();

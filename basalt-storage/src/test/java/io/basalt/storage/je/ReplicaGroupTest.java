@@ -131,6 +131,11 @@ class ReplicaGroupTest {
     }
     assertThat(g.get(1).members()).hasSize(3);
     assertThat(g.get(1).primary()).contains("node0");
+    // The primary knows how far each secondary is behind: nothing once they applied everything.
+    Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+        assertThat(g.get(0).memberLag()).containsOnlyKeys("node1", "node2")
+            .allSatisfy((node, lag) -> assertThat(lag).isZero()));
+    assertThat(g.get(1).memberLag()).isEmpty();
   }
 
   @Test
