@@ -51,6 +51,8 @@ public final class LocalCluster implements AutoCloseable {
     /** JVM flags for the next start (e.g. a crash point); cleared by {@link #clearJvmFlags()}. */
     final List<String> jvmFlags = new ArrayList<>();
     Process process;
+    /** A region server's status pages and /metrics (0 for other processes). */
+    int infoPort;
 
     Node(String name, String host, int port, List<String> launcher, Path dataDir, String mainClass, List<String> args) {
       this.name = name;
@@ -243,13 +245,16 @@ public final class LocalCluster implements AutoCloseable {
     String rsHost = net == null ? "127.0.0.1" : net.address(index);
     Path data = dir.resolve(name);
     int firstReplicationPort = replicationBase + index * REPLICATION_PORTS_PER_SERVER;
+    int infoPort = Processes.freePorts(1)[0];
     List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", rsHost, "--port",
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
         Integer.toString(SESSION_TIMEOUT_MILLIS), "--replication-ports",
-        firstReplicationPort + "-" + (firstReplicationPort + REPLICATION_PORTS_PER_SERVER - 1)));
+        firstReplicationPort + "-" + (firstReplicationPort + REPLICATION_PORTS_PER_SERVER - 1),
+        "--info-port", Integer.toString(infoPort)));
     args.addAll(regionServerArgs);
     Node n = new Node(name, rsHost, port, net == null ? List.of() : net.exec(index), data,
         "io.basalt.server.launch.RegionServerMain", args);
+    n.infoPort = infoPort;
     regionServers.add(n);
     start(n);
     return n;

@@ -3,6 +3,7 @@ package io.basalt.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Long run, not in the default suite ({@code -Dbasalt.it.soak=true}, {@code -Dbasalt.it.soak.cycles=N}, default
  * 10): 4 region servers at replication factor 3 under 4 writers, and one region server at a time killed with
  * SIGKILL (the server of a random region's primary), each time either kept down for 20 s or restarted at once with
- * its data directory deleted, the balancer handing primaries back as it does by default. Meanwhile a churn thread
+ * its data directory deleted, the balancer handing primaries back as it does by default. One failure at a time:
+ * the next server dies only once every copy serves again ({@link ReplicaHealth}), and how long that took is printed. Meanwhile a churn thread
  * splits, moves (a copy to a server without one, or the primary role) and balances every few seconds, as an
  * elastic cluster does on its own; a refusal while a member is down is counted, not a failure. Prints the
  * longest wait of any writer per cycle and their distribution, and checks that no acknowledged write was lost
@@ -113,8 +115,10 @@ class ReplicationSoakTest {
           if (!wipe) {
             cluster.start(node);
           }
-          // Let the returning server's members catch up before the next server dies (one failure at a time).
-          Thread.sleep(15_000);
+          // One failure at a time: every copy serving again (a wiped server's members refilled) before the next.
+          long healed = ReplicaHealth.awaitHealthy(cluster, 3, Duration.ofMinutes(3));
+          System.out.printf("replication soak: cycle %d: every copy serving again %d ms after the restart%n", cycle,
+              healed);
         }
         churn.close();
         load.close();
