@@ -12,6 +12,7 @@ import io.basalt.storage.region.EngineStats;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
 import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.KeyRange;
@@ -61,6 +62,8 @@ public final class JeStorageEngine implements StorageEngine {
   private final ScheduledExecutorService primaryFinder;
   /** How long a member may know no primary before it asks its helpers, and how often it asks again. */
   private static final java.time.Duration ASK_FOR_PRIMARY_AFTER = java.time.Duration.ofSeconds(3);
+  /** In a member's directory while it is being filled from its group (see {@link #interruptedFill}). */
+  static final String FILLING_MARKER = "basalt.filling";
 
   public JeStorageEngine(StorageConfig config) {
     this(config, LocalStorageFiles.INSTANCE);
@@ -200,15 +203,54 @@ public final class JeStorageEngine implements StorageEngine {
   @Override
   public ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener) {
     prepareEmpty(dir);
+    Path filling = dir.resolve(FILLING_MARKER);
+    try {
+      Files.writeString(filling, membership.nodeName() + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    // Filled once it has followed a primary (or become one): JE's syncup is done by then.
+    RoleListener clearing = (region, role, primary) -> {
+      if (role == ReplicaRole.SECONDARY || role == ReplicaRole.PRIMARY) {
+        try {
+          Files.deleteIfExists(filling);
+        } catch (IOException e) {
+          LOG.warn("{}: cannot remove {}: {}", dir, FILLING_MARKER, e.toString());
+        }
+      }
+      listener.roleChanged(region, role, primary);
+    };
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
-    return registerMember(dir, env, null, false, membership, listener);
+    return registerMember(dir, env, null, false, membership, clearing);
+  }
+
+  /**
+   * A member that was being filled when its server died (or its group went away) holds part of some other
+   * member's log: opened as it is, it joined under an identity its group no longer had, and JE's feeder on the
+   * primary failed the primary's whole environment over the mismatch, again at each election (a group lost in
+   * the churn soak). Such a directory starts over empty.
+   */
+  private boolean interruptedFill(Path dir) {
+    if (!Files.exists(dir.resolve(FILLING_MARKER))) {
+      return false;
+    }
+    LOG.warn("{}: its member was still being filled when it last stopped; filling it again from the start", dir);
+    try {
+      files.deleteRecursively(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return true;
   }
 
   @Override
   public ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener) {
     if (!Files.isDirectory(dir)) {
       throw new StorageException("no region directory " + dir);
+    }
+    if (interruptedFill(dir)) {
+      return joinGroup(dir, membership, listener);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
@@ -219,6 +261,9 @@ public final class JeStorageEngine implements StorageEngine {
   public ReplicatedRegion openMember(Path dir, GroupMembership membership, RoleListener listener, KeyRange range) {
     if (!Files.isDirectory(dir)) {
       throw new StorageException("no region directory " + dir);
+    }
+    if (interruptedFill(dir)) {
+      return joinGroup(dir, membership, listener);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));

@@ -22,6 +22,7 @@ import io.basalt.storage.schema.RegionDescriptor;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,6 +137,33 @@ class ReplicaGroupTest {
         assertThat(g.get(0).memberLag()).containsOnlyKeys("node1", "node2")
             .allSatisfy((node, lag) -> assertThat(lag).isZero()));
     assertThat(g.get(1).memberLag()).isEmpty();
+  }
+
+  @Test
+  void aMemberWhoseFillWasCutOffStartsOverEmptyAndKeepsNothingOfIt() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    for (int i = 0; i < 50; i++) {
+      put(g.get(0), "row" + i, "v" + i);
+    }
+    // A member joined empty: until it has followed a primary, its directory says it is being filled.
+    Path joining = dir.resolve("member2-joining");
+    g.get(2).close();
+    g.get(1).deleteMember("node2");
+    ReplicatedRegion filled = track(engine().joinGroup(joining, member(2), RoleListener.NONE));
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> filled.role() == ReplicaRole.SECONDARY);
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() ->
+        !Files.exists(joining.resolve(JeStorageEngine.FILLING_MARKER)));
+    filled.close();
+
+    // The same directory as a fill cut off by a crash leaves it: the next open starts over from nothing.
+    Files.writeString(joining.resolve(JeStorageEngine.FILLING_MARKER), "node2\n");
+    Files.writeString(joining.resolve("leftover-of-the-cut-fill"), "x");
+    put(g.get(0), "after", "the cut");
+    ReplicatedRegion again = track(engine().openMember(joining, member(2), RoleListener.NONE));
+    again.awaitCaughtUp(Duration.ofSeconds(30));
+    assertThat(Files.exists(joining.resolve("leftover-of-the-cut-fill"))).isFalse();
+    assertThat(value(again, "row49")).isEqualTo("v49");
+    assertThat(value(again, "after")).isEqualTo("the cut");
   }
 
   @Test
