@@ -5,12 +5,9 @@ import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.StateChangeEvent;
-import com.sleepycat.je.rep.MemberActiveException;
-import com.sleepycat.je.rep.MemberNotFoundException;
 import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.impl.PointConsistencyPolicy;
 import com.sleepycat.je.rep.impl.RepImpl;
-import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
 import com.sleepycat.je.utilint.VLSN;
 import io.basalt.storage.error.ReplicasUnavailableException;
 import io.basalt.storage.error.StorageException;
@@ -51,8 +48,6 @@ import java.util.function.Consumer;
  * opens it afresh and this member carries on with the new one; meanwhile it refuses operations.
  */
 final class JeReplicaRegion implements ReplicatedRegion {
-  /** How long a deletion waits for the primary to notice that the member it deletes has stopped. */
-  private static final Duration MEMBER_INACTIVE_WAIT = Duration.ofSeconds(5);
 
   private final GroupMembership membership;
   private final RoleListener listener;
@@ -214,37 +209,8 @@ final class JeReplicaRegion implements ReplicatedRegion {
 
   @Override
   public void deleteMember(String nodeName) {
-    long deadline = System.nanoTime() + MEMBER_INACTIVE_WAIT.toNanos();
-    while (true) {
-      try {
-        new ReplicationGroupAdmin(membership.groupName(),
-            Set.of(new InetSocketAddress(membership.host(), membership.port()))).deleteMember(nodeName);
-        return;
-      } catch (MemberNotFoundException alreadyGone) {
-        return;
-      } catch (MemberActiveException stillConnected) {
-        // The primary notices a closed member's connection drop a moment after it closed.
-        if (System.nanoTime() > deadline) {
-          throw new StorageException("deleting member " + nodeName + " of group " + membership.groupName()
-              + " failed: it is still running (" + stillConnected.getMessage() + ")", stillConnected);
-        }
-        sleep(100);
-      } catch (DatabaseException ex) {
-        throw JeErrors.translate("deleting member " + nodeName + " of group " + membership.groupName(), ex);
-      } catch (RuntimeException ex) {
-        throw new StorageException("deleting member " + nodeName + " of group " + membership.groupName()
-            + " failed: " + ex.getMessage(), ex);
-      }
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException ie) {
-      Thread.currentThread().interrupt();
-      throw new StorageException("interrupted", ie);
-    }
+    GroupAdmin.deleteMember(membership.groupName(), Set.of(new InetSocketAddress(membership.host(), membership.port())),
+        nodeName);
   }
 
   /** Every member must hold the barrier before the primary's commit returns; written to their OS first. */

@@ -203,6 +203,7 @@ public final class JeStorageEngine implements StorageEngine {
   @Override
   public ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener) {
     prepareEmpty(dir);
+    forgetEarlierSelf(membership);
     Path filling = dir.resolve(FILLING_MARKER);
     try {
       Files.writeString(filling, membership.nodeName() + "\n");
@@ -223,6 +224,33 @@ public final class JeStorageEngine implements StorageEngine {
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
     return registerMember(dir, env, null, false, membership, clearing);
+  }
+
+  /**
+   * A member that joins empty under a name its group already has (its server lost its disk) is first deleted
+   * from the group, so that it joins as a new member with an identity of its own. Rejoined under its old
+   * identity, a refilled member and the group disagreed on its member id after later changes to the group
+   * ("Sender's member id: 3 ... was not a member of the group: [1, 2, 4]" in JE's elections): when the primary
+   * then died, the two live members refused each other's votes and the group stayed without a primary (the
+   * churn soak: writers stalled up to 110 s). A name the group does not know is left alone. A group that cannot
+   * delete it now (no primary, or too few members up to acknowledge the change: a second member down) takes it
+   * back under its old identity, as before: being served beats the rare disagreement.
+   */
+  private static void forgetEarlierSelf(GroupMembership membership) {
+    if (membership.helpers().isEmpty()) {
+      return; // a founder
+    }
+    java.util.Set<java.net.InetSocketAddress> via = new java.util.HashSet<>();
+    for (String helper : membership.helpers()) {
+      int colon = helper.lastIndexOf(':');
+      via.add(new java.net.InetSocketAddress(helper.substring(0, colon), Integer.parseInt(helper.substring(colon + 1))));
+    }
+    try {
+      GroupAdmin.deleteMember(membership.groupName(), via, membership.nodeName());
+    } catch (StorageException e) {
+      LOG.warn("{} of group {}: joining under its earlier identity, the group cannot drop it now ({})",
+          membership.nodeName(), membership.groupName(), e.getMessage());
+    }
   }
 
   /**
