@@ -63,6 +63,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
+  private final RegionCompactions compactions = new RegionCompactions();
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -201,6 +202,22 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         ports.release(info.getEncodedName());
       }
     }
+  }
+
+  @Override
+  public int flushTable(org.apache.hadoop.hbase.TableName table) {
+    int flushed = 0;
+    for (Map.Entry<String, HostedRegion> e : regions.entrySet()) {
+      if (e.getValue().info().getTable().equals(table)) {
+        compactions.flush(e.getKey(), e.getValue().store());
+        flushed++;
+      }
+    }
+    return flushed;
+  }
+
+  public RegionCompactions compactions() {
+    return compactions;
   }
 
   /** Applies a changed table descriptor (families, settings) to its open regions. */
@@ -587,6 +604,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   @Override
   public void close() {
     leases.close();
+    compactions.close();
     if (mover != null) {
       mover.close();
     }
