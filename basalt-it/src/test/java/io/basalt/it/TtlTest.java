@@ -174,4 +174,24 @@ class TtlTest {
       always(conn, name, () -> assertThat(Fixtures.values(t.get(new Get(b("unflushed"))), CF, Q)).isEqualTo(expected));
     }
   }
+
+  /**
+   * A put older than an earlier column delete. HBase masks it while the delete marker exists and a major
+   * compaction purges the marker (KEEP_DELETED_CELLS false), after which such a put shows. Basalt keeps a marker
+   * for as long as it can mask something, so it always masks: HBase's answer before a major compaction.
+   */
+  @BothTargets
+  void aPutOlderThanAPurgedDeleteDependsOnHBaseMajorCompaction(ClusterTarget target, Connection conn) throws Exception {
+    TableName name = create(conn, "ttl_marker_purge", family(3));
+    try (Table t = conn.getTable(name)) {
+      t.put(new Put(b("r")).addColumn(CF, Q, 100, b("v1")));
+      t.delete(new Delete(b("r")).addColumns(CF, Q, 200));
+      t.put(new Put(b("r")).addColumn(CF, Q, 150, b("late")));
+      assertThat(t.get(new Get(b("r"))).isEmpty()).isTrue();
+      flushAndMajorCompact(conn, name);
+      t.put(new Put(b("r")).addColumn(CF, Q, 150, b("after")));
+      List<String> expected = target.name().equals("hbase") ? List.of("after") : List.of();
+      assertThat(Fixtures.values(t.get(new Get(b("r"))), CF, Q)).isEqualTo(expected);
+    }
+  }
 }
