@@ -23,8 +23,10 @@ public final class AdminServiceHandler {
   }
 
   public GetRegionInfoResponse getRegionInfo(CallController c, GetRegionInfoRequest r) throws IOException {
-    HostedRegion region = server.region(r.getRegion().getValue().toByteArray());
-    GetRegionInfoResponse.Builder b = GetRegionInfoResponse.newBuilder().setRegionInfo(ProtobufUtil.toRegionInfo(region.info()));
+    byte[] name = r.getRegion().getValue().toByteArray();
+    HostedRegion region = server.anyCopy(name);
+    GetRegionInfoResponse.Builder b = GetRegionInfoResponse.newBuilder()
+        .setRegionInfo(ProtobufUtil.toRegionInfo(asNamed(region.info(), name)));
     if (r.getCompactionState()) {
       b.setCompactionState(server.compactions().state(region.info().getEncodedName()));
     }
@@ -36,9 +38,24 @@ public final class AdminServiceHandler {
         .setServerName(ProtobufUtil.toServerName(server.serverName()))).build();
   }
 
-  /** There is no memstore: a flush forces the region's log to disk, so what was acknowledged survives a power loss. */
+  /** The region's info, or its replica's when {@code name} names one. */
+  private static RegionInfo asNamed(RegionInfo info, byte[] name) {
+    String encoded = RegionInfo.encodeRegionName(name);
+    for (int id = 1; id < 64 && !info.getEncodedName().equals(encoded); id++) {
+      RegionInfo replica = org.apache.hadoop.hbase.client.RegionReplicaUtil.getRegionInfoForReplica(info, id);
+      if (replica.getEncodedName().equals(encoded)) {
+        return replica;
+      }
+    }
+    return info;
+  }
+
+  /**
+   * There is no memstore: a flush forces this copy's log to disk, so what was acknowledged survives a power loss.
+   * Any copy may be flushed (HBase's client names a replicated region's other copies as replicas).
+   */
   public FlushRegionResponse flushRegion(CallController c, FlushRegionRequest r) throws IOException {
-    HostedRegion region = server.region(r.getRegion().getValue().toByteArray());
+    HostedRegion region = server.anyCopy(r.getRegion().getValue().toByteArray());
     try {
       server.compactions().flush(region.info().getEncodedName(), region.store());
     } catch (RuntimeException e) {
@@ -52,7 +69,8 @@ public final class AdminServiceHandler {
    * of what no read can return when major. {@code Admin.getCompactionState} shows it until it is done.
    */
   public CompactRegionResponse compactRegion(CallController c, CompactRegionRequest r) throws IOException {
-    HostedRegion region = server.region(r.getRegion().getValue().toByteArray());
+    // Every copy compacts its own log; a copy that is not the primary only cleans (its purge comes with the log).
+    HostedRegion region = server.anyCopy(r.getRegion().getValue().toByteArray());
     // Basalt compacts a whole region (one log holds every family); a family's compaction still checks the family.
     if (r.hasFamily() && !region.table().hasColumnFamily(r.getFamily().toByteArray())) {
       throw new org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException("column family "

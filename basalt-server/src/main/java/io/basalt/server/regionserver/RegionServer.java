@@ -274,6 +274,24 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     return new Read(r, !r.primary());
   }
 
+  /**
+   * This server's copy of a region, primary or not, named by the region or by one of its replicas (HBase lists a
+   * replicated region's copies as replicas): for flush, compaction and region info, which each copy answers
+   * for its own log.
+   */
+  HostedRegion anyCopy(byte[] regionName) throws IOException {
+    String encoded = RegionInfo.encodeRegionName(regionName);
+    HostedRegion r = hosted(regionName, encoded);
+    if (r == null) {
+      String base = replicaOf.get(encoded);
+      r = base == null ? null : hosted(regionName, base);
+    }
+    if (r == null) {
+      throw notOnline(regionName, encoded);
+    }
+    return r;
+  }
+
   /** A region served for a read, and whether the answer may be behind the primary's. */
   record Read(HostedRegion region, boolean stale) {}
 
