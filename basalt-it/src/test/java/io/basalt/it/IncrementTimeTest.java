@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
@@ -18,6 +19,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Timeout;
@@ -115,6 +117,13 @@ class IncrementTimeTest {
       assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row).ifEquals(CF, b("flag"), b("go"))
           .build(RowMutations.of(List.of(new Put(row).addColumn(CF, b("c"), b("v")))))).isSuccess()).isTrue();
       assertThat(t.get(new Get(row)).getColumnLatestCell(CF, b("c")).getTimestamp()).isEqualTo(future);
+      // A filter condition: the first cell the filtered read returns.
+      byte[] row3 = b("r3");
+      t.put(new Put(row3).addColumn(CF, b("flag"), future, b("go")));
+      assertThat(t.checkAndMutate(CheckAndMutate.newBuilder(row3)
+          .ifMatches(new SingleColumnValueFilter(CF, b("flag"), CompareOperator.EQUAL, b("go")))
+          .build(new Put(row3).addColumn(CF, b("z"), b("v")))).isSuccess()).isTrue();
+      assertThat(t.get(new Get(row3)).getColumnLatestCell(CF, b("z")).getTimestamp()).isEqualTo(future);
       // A check cell in the past leaves "now".
       byte[] row2 = b("r2");
       t.put(new Put(row2).addColumn(CF, b("flag"), 5, b("go")));
