@@ -92,6 +92,8 @@ public final class ControlEndpoint {
           rs.dropRegion(a.region());
           return none;
         })
+        .register("flushTable", a -> new ControlCodec.Writer()
+            .number(rs.flushTable(org.apache.hadoop.hbase.TableName.valueOf(a.string()))).toBytes())
         .register("alterTable", a -> {
           rs.alterTable(a.table());
           return none;

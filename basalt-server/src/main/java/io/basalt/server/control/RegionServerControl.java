@@ -76,6 +76,12 @@ public interface RegionServerControl {
   /** Applies changed table settings (families, versions, TTL, ...) to the table's open regions. */
   void alterTable(TableDescriptor table) throws IOException;
 
+  /**
+   * Forces the log of every region of {@code table} hosted here (primary or other member) to disk: HBase's
+   * flush. Returns how many regions were flushed.
+   */
+  int flushTable(org.apache.hadoop.hbase.TableName table) throws IOException;
+
   /** The regions being served now. */
   List<RegionInfo> onlineRegions() throws IOException;
 

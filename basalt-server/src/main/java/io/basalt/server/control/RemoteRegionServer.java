@@ -112,6 +112,12 @@ public final class RemoteRegionServer implements RegionServerControl, GroupSplit
   }
 
   @Override
+  public int flushTable(org.apache.hadoop.hbase.TableName table) throws IOException {
+    return (int) new ControlCodec.Reader(client.call("flushTable",
+        new ControlCodec.Writer().string(table.getNameAsString()).toBytes())).number();
+  }
+
+  @Override
   public void alterTable(TableDescriptor table) throws IOException {
     client.call("alterTable", new ControlCodec.Writer().table(table).toBytes());
   }

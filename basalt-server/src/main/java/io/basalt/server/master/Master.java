@@ -455,6 +455,7 @@ public final class Master {
     if (desc.getColumnFamilyCount() == 0) {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
+    DescriptorChecks.check(desc);
     List<RegionInfo> regions = RegionLayout.of(name, splitKeys, nextRegionId());
     if (servers.placeable().isEmpty()) {
       throw new PleaseHoldException(servers.live().isEmpty() ? "no region server is online yet"
@@ -586,12 +587,36 @@ public final class Master {
     catalog.setState(name, TableState.State.ENABLED);
   }
 
+  /**
+   * HBase's table flush: every server holding a copy of one of the table's regions forces those regions' logs
+   * to disk. Returns the regions flushed (copies counted once per server); a server that cannot be reached fails
+   * the flush, retriably.
+   */
+  public int flushTable(TableName name) throws IOException {
+    table(name);
+    Set<ServerName> hosts = new HashSet<>();
+    for (RegionRecord r : catalog.regions(name)) {
+      List<ServerName> copies = r.replicated() ? r.members().stream().map(m -> m.server()).toList()
+          : r.server() == null ? List.of() : List.of(r.server());
+      for (ServerName s : copies) {
+        servers.liveAt(s).ifPresent(hosts::add);
+      }
+    }
+    int flushed = 0;
+    for (ServerName s : hosts) {
+      flushed += servers.control(s).flushTable(name);
+    }
+    LOG.info("flushed table {}: {} regions on {} servers", name, flushed, hosts.size());
+    return flushed;
+  }
+
   public synchronized void modifyTable(TableDescriptor asked) throws IOException {
     TableName name = asked.getTableName();
     TableDescriptor desc = replicated.keepFactor(table(name), asked);
     if (desc.getColumnFamilyCount() == 0) {
       throw new DoNotRetryIOException("Table should have at least one column family.");
     }
+    DescriptorChecks.check(desc);
     catalog.putTable(desc);
     Set<ServerName> hosts = new HashSet<>();
     for (RegionRecord r : catalog.regions(name)) {

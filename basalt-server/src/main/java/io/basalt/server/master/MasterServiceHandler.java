@@ -38,6 +38,9 @@ public final class MasterServiceHandler {
   private final Decommissioning decommissioning;
   private final AtomicLong procedureIds = new AtomicLong();
   private final Map<Long, IOException> procedures = new ConcurrentHashMap<>();
+  private static final String FLUSH_TABLE_PROCEDURE = "flush-table-proc";
+  /** The last "flush-table-proc" of each table: "no error" or its failure. */
+  private final Map<TableName, IOException> tableFlushes = new ConcurrentHashMap<>();
 
   MasterServiceHandler(Master master, Decommissioning decommissioning) {
     this.master = master;
@@ -124,8 +127,41 @@ public final class MasterServiceHandler {
     return b.build();
   }
 
-  public IsProcedureDoneResponse isProcedureDone(CallController c, IsProcedureDoneRequest r) {
-    return IsProcedureDoneResponse.newBuilder().setDone(true).build();
+  /**
+   * The distributed procedures a client may start with {@code Admin.execProcedure}: only HBase's table flush
+   * ("flush-table-proc", what older clients' {@code Admin.flush} uses). It runs inside the call; its outcome is
+   * kept by table for {@link #isProcedureDone}.
+   */
+  public ExecProcedureResponse execProcedure(CallController c, ExecProcedureRequest r) throws IOException {
+    HBaseProtos.ProcedureDescription desc = r.getProcedure();
+    requireFlushProcedure(desc);
+    TableName name = TableName.valueOf(desc.getInstance());
+    try {
+      master.flushTable(name);
+      tableFlushes.put(name, new IOException("no error"));
+    } catch (IOException e) {
+      tableFlushes.put(name, e);
+      throw e;
+    }
+    return ExecProcedureResponse.newBuilder().setExpectedTimeout(60_000).build();
+  }
+
+  /** As HBase: a procedure never started is not done, a failed one answers its error. */
+  public IsProcedureDoneResponse isProcedureDone(CallController c, IsProcedureDoneRequest r) throws IOException {
+    HBaseProtos.ProcedureDescription desc = r.getProcedure();
+    requireFlushProcedure(desc);
+    IOException outcome = tableFlushes.get(TableName.valueOf(desc.getInstance()));
+    if (outcome != null && !"no error".equals(outcome.getMessage())) {
+      throw outcome;
+    }
+    return IsProcedureDoneResponse.newBuilder().setDone(outcome != null).build();
+  }
+
+  private static void requireFlushProcedure(HBaseProtos.ProcedureDescription desc) throws IOException {
+    if (!FLUSH_TABLE_PROCEDURE.equals(desc.getSignature())) {
+      throw new org.apache.hadoop.hbase.DoNotRetryIOException("The procedure is not registered: "
+          + desc.getSignature() + " (Basalt runs only " + FLUSH_TABLE_PROCEDURE + ")");
+    }
   }
 
   // ---------------------------------------------------------------- tables
@@ -286,10 +322,15 @@ public final class MasterServiceHandler {
     return b.build();
   }
 
-  /** Basalt has no memstore to flush: every write is in the log already. Accepted as HBase would. */
+  /**
+   * Basalt has no memstore: every write is in its region's log already, so a flush forces those logs to disk
+   * (fsync) on every server holding a copy. Column families cannot be flushed apart (one log per region).
+   */
   public FlushTableResponse flushTable(CallController c, FlushTableRequest r) throws IOException {
-    master.table(ProtobufUtil.toTableName(r.getTableName()));
-    return FlushTableResponse.newBuilder().setProcId(procedure(() -> { })).build();
+    TableName name = ProtobufUtil.toTableName(r.getTableName());
+    master.table(name);
+    return FlushTableResponse.newBuilder()
+        .setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.flushTable(name))).build();
   }
 
   // ---------------------------------------------------------------- namespaces

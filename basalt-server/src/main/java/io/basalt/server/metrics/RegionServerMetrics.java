@@ -78,6 +78,15 @@ public final class RegionServerMetrics {
         .description("Bytes of all regions' log segments (HBase: storeFileSize + WAL size)").register(registry);
     Gauge.builder("basalt.storage.cleaner.backlog", this, m -> m.engineStats.cleanerBacklog()).baseUnit("files")
         .description("Log files waiting for the log cleaner (HBase: compactionQueueLength)").register(registry);
+    FunctionCounter.builder("basalt.region.flushes", server, s -> s.compactions().flushes())
+        .description("Region flushes asked for (Admin.flush): each forces the region's log to disk").register(registry);
+    FunctionCounter.builder("basalt.region.compactions", server, s -> s.compactions().compactions())
+        .description("Region compactions run (Admin.compact/majorCompact): JE cleaner, plus purge when major")
+        .register(registry);
+    FunctionCounter.builder("basalt.region.compaction.purged", server, s -> s.compactions().entriesRemoved())
+        .description("Entries major compactions purged (deleted, expired or excess versions)").register(registry);
+    FunctionCounter.builder("basalt.region.compaction.reclaimed", server, s -> s.compactions().bytesReclaimed())
+        .baseUnit("bytes").description("Log bytes compactions reclaimed").register(registry);
     Gauge.builder("basalt.storage.file.deletion.backlog", this, m -> m.engineStats.fileDeletionBacklog())
         .baseUnit("files").description("Cleaned log files waiting to be deleted").register(registry);
   }

@@ -64,6 +64,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
   private final SplitHolds splitHolds = new SplitHolds(SplitHolds.MAX);
+  private final RegionCompactions compactions = new RegionCompactions();
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -204,6 +205,22 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     }
   }
 
+  @Override
+  public int flushTable(org.apache.hadoop.hbase.TableName table) {
+    int flushed = 0;
+    for (Map.Entry<String, HostedRegion> e : regions.entrySet()) {
+      if (e.getValue().info().getTable().equals(table)) {
+        compactions.flush(e.getKey(), e.getValue().store());
+        flushed++;
+      }
+    }
+    return flushed;
+  }
+
+  public RegionCompactions compactions() {
+    return compactions;
+  }
+
   /** Applies a changed table descriptor (families, settings) to its open regions. */
   @Override
   public void alterTable(TableDescriptor table) {
@@ -266,6 +283,24 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       throw notOnline(regionName, encoded);
     }
     return new Read(r, !r.primary());
+  }
+
+  /**
+   * This server's copy of a region, primary or not, named by the region or by one of its replicas (HBase lists a
+   * replicated region's copies as replicas): for flush, compaction and region info, which each copy answers
+   * for its own log.
+   */
+  HostedRegion anyCopy(byte[] regionName) throws IOException {
+    String encoded = RegionInfo.encodeRegionName(regionName);
+    HostedRegion r = hosted(regionName, encoded);
+    if (r == null) {
+      String base = replicaOf.get(encoded);
+      r = base == null ? null : hosted(regionName, base);
+    }
+    if (r == null) {
+      throw notOnline(regionName, encoded);
+    }
+    return r;
   }
 
   /** A region served for a read, and whether the answer may be behind the primary's. */
@@ -607,6 +642,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   @Override
   public void close() {
     leases.close();
+    compactions.close();
     if (mover != null) {
       mover.close();
     }

@@ -427,6 +427,35 @@ final class JeRegion implements Region {
     }
   }
 
+  @Override
+  public void flush() {
+    enter();
+    try {
+      env.flushLog(true);
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("flush", e);
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
+  public io.basalt.storage.region.Compaction compact(boolean major) {
+    long start = System.nanoTime();
+    long before = log.logBytes(true);
+    long removed = major ? maintain() : 0;
+    enter();
+    try {
+      log.reclaimSpace();
+      return new io.basalt.storage.region.Compaction(removed, before, log.logBytes(true),
+          (System.nanoTime() - start) / 1_000_000);
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("compaction", e);
+    } finally {
+      exit();
+    }
+  }
+
   /** See {@link RegionLog#reclaimSpace}. */
   void reclaimSpace() {
     log.reclaimSpace();

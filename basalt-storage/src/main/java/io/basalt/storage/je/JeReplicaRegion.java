@@ -359,6 +359,16 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   @Override
+  public void flush() {
+    region.flush();
+  }
+
+  @Override
+  public io.basalt.storage.region.Compaction compact(boolean major) {
+    return region.compact(major);
+  }
+
+  @Override
   public synchronized void close() {
     closed = true;
     region.close();

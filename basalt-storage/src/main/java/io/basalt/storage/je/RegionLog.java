@@ -105,8 +105,13 @@ final class RegionLog {
 
   /** The bytes of the log files; listing them costs a directory walk, so it is done at most once a second. */
   long logBytes() {
+    return logBytes(false);
+  }
+
+  /** {@code fresh}: list the files now rather than answer from the last second's listing. */
+  long logBytes(boolean fresh) {
     long now = System.nanoTime();
-    if (cachedLogBytes < 0 || now - cachedLogBytesAt > 1_000_000_000L) {
+    if (fresh || cachedLogBytes < 0 || now - cachedLogBytesAt > 1_000_000_000L) {
       long total = 0;
       try {
         for (Path p : files.listSegments(dir)) {

@@ -20,6 +20,7 @@ import io.basalt.storage.mutation.RowOperation;
 import io.basalt.storage.mutation.RowOutcome;
 import io.basalt.storage.read.ColumnSelection;
 import io.basalt.storage.read.ReadOptions;
+import io.basalt.storage.read.TimeRange;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -63,8 +64,6 @@ final class RowWriter {
   RowOutcome mutateRow(byte[] row, RowCondition condition, List<RowOperation> operations, Durability durability) {
     catalog.checkRow(row);
     rowsWritten.increment();
-    ColumnSelection.Builder readModifyWrite = ColumnSelection.builder();
-    boolean readsColumns = false;
     for (RowOperation op : operations) {
       if (Bytes.compare(op.row(), row) != 0) {
         throw new InvalidMutationException("operation on row " + Bytes.toStringBinary(op.row())
@@ -77,51 +76,67 @@ final class RowWriter {
       }
       for (ColumnChange c : ColumnChange.of(op)) {
         catalog.family(c.family());
-        readModifyWrite.column(c.family(), c.qualifier());
-        readsColumns = true;
       }
     }
     RowReader conditionReader = condition == null ? null
         : new RowReader(catalog.selectFamilies(condition.read().columns()), condition.read(), clock.getAsLong());
-    ColumnSelection columns = readsColumns ? readModifyWrite.build() : null;
     return withRowWriteLock(row, () -> {
-      if (conditionReader != null && !condition.test(RegionReads.readWithRowFilter(conditionReader, row))) {
-        return RowOutcome.NOT_APPLIED;
+      long checkedTimestamp = 0;
+      if (conditionReader != null) {
+        List<Cell> checked = RegionReads.readWithRowFilter(conditionReader, row);
+        if (!condition.test(checked)) {
+          return RowOutcome.NOT_APPLIED;
+        }
+        checkedTimestamp = checked.isEmpty() ? 0 : checked.get(0).timestamp();
       }
       long now = clock.getAsLong();
-      Map<String, Cell> current = columns == null ? Map.of() : currentValues(row, columns, now);
-      Map<String, Cell> latest = new LinkedHashMap<>(current);
+      // As HBase: a conditional put's cells are never older than the cell its check read (HBASE-14054).
+      long putNow = Math.max(now, checkedTimestamp);
       List<Cell> cells = new ArrayList<>();
       Map<String, Cell> computed = new LinkedHashMap<>();
-      Map<String, Cell> results = new LinkedHashMap<>();
+      List<Cell> results = new ArrayList<>();
       for (RowOperation op : operations) {
         if (op instanceof RowMutation m) {
-          cells.addAll(m.cells());
+          for (Cell c : m.cells()) {
+            boolean latestPut = c.type() == CellType.PUT && c.timestamp() == RowMutation.LATEST;
+            cells.add(latestPut && putNow != now ? c.withTimestamp(putNow) : c);
+          }
           continue;
         }
-        for (ColumnChange c : ColumnChange.of(op)) {
+        List<ColumnChange> changes = ColumnChange.of(op);
+        // As HBase: every change reads the row as stored before this update, never another change's result.
+        Map<String, Cell> current = currentValues(row, changes, ColumnChange.timeRange(op), now);
+        List<Cell> opResults = new ArrayList<>();
+        for (ColumnChange c : changes) {
           String id = columnId(c.family(), c.qualifier());
-          Cell prev = latest.get(id);
-          Cell next = Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev),
+          Cell prev = current.get(id);
+          Cell next = Cell.put(row, c.family(), c.qualifier(), newCellTimestamp(now, prev, c.timestamp()),
               c.next().apply(prev == null ? null : prev.value()));
-          latest.put(id, next);
+          computed.remove(id); // the last change of a column is the one stored
           computed.put(id, next);
           if (ColumnChange.returnsResults(op)) {
-            results.put(id, next);
+            opResults.add(next);
           }
         }
+        results.addAll(sortCells(opResults)); // as HBase: each operation's cells sorted, operations in order
       }
       cells.addAll(computed.values());
       if (!cells.isEmpty()) {
         applyLocked(row, cells, now, durability);
       }
-      return new RowOutcome(true, sortCells(new ArrayList<>(results.values())));
+      return new RowOutcome(true, results);
     });
   }
 
-  /** HBase gives a read-modify-write cell "now", or just above the old cell if that is in the future. */
-  private static long newCellTimestamp(long now, Cell prev) {
-    return prev == null ? now : Math.max(now, prev.timestamp() + 1);
+  /**
+   * HBase's timestamp for a read-modify-write cell: just above the current cell if that is at or after
+   * now, else now; with no current cell, the client's timestamp if it gave one.
+   */
+  private static long newCellTimestamp(long now, Cell prev, long requested) {
+    if (prev != null) {
+      return Math.max(now, prev.timestamp() + 1);
+    }
+    return requested == RowMutation.LATEST ? now : requested;
   }
 
   private static String columnId(byte[] family, byte[] qualifier) {
@@ -137,8 +152,16 @@ final class RowWriter {
     return sorted;
   }
 
-  private Map<String, Cell> currentValues(byte[] row, ColumnSelection sel, long now) {
-    RowReader reader = new RowReader(catalog.selectFamilies(sel), ReadOptions.DEFAULT.withColumns(sel), now);
+  /** The newest version inside {@code range} of each column {@code changes} name, by column id. */
+  private Map<String, Cell> currentValues(byte[] row, List<ColumnChange> changes, TimeRange range, long now) {
+    if (changes.isEmpty()) {
+      return Map.of();
+    }
+    ColumnSelection.Builder columns = ColumnSelection.builder();
+    changes.forEach(c -> columns.column(c.family(), c.qualifier()));
+    ColumnSelection sel = columns.build();
+    RowReader reader = new RowReader(catalog.selectFamilies(sel),
+        ReadOptions.DEFAULT.withColumns(sel).withTimeRange(range), now);
     Map<String, Cell> out = new TreeMap<>();
     for (Cell c : RegionReads.readWithRowFilter(reader, row)) {
       out.put(columnId(c.family(), c.qualifier()), c);

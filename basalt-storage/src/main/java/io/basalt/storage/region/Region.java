@@ -84,6 +84,20 @@ public interface Region extends AutoCloseable {
   long maintain();
 
   /**
+   * HBase's flush, as far as it applies to a log-structured store with no memstore: forces the region's log
+   * to disk (write and fsync), so every write acknowledged so far survives a power loss.
+   */
+  void flush();
+
+  /**
+   * HBase's compaction. Runs the JE cleaner over the region's log and checkpoints, so segments whose live data
+   * fell low are rewritten and deleted; {@code major} first purges what no read can return (as
+   * {@link #maintain} does, on a copy that takes writes), which is what HBase's major compaction drops.
+   * Runs in the caller's thread.
+   */
+  Compaction compact(boolean major);
+
+  /**
    * Stops new operations, waits for in-flight ones, and closes (the log is synced). An open
    * {@link #logSegments()} set is ended first (JE cannot close with it open); list the closed directory
    * with {@link StorageEngine#closedSegments}.
