@@ -58,8 +58,9 @@ final class JeReplicaRegion implements ReplicatedRegion {
   private volatile ReplicaRole role = ReplicaRole.UNKNOWN;
   private volatile String primary;
   private volatile boolean closed;
-  /** When this member last became UNKNOWN (knowing no primary); see {@link #askForPrimary}. */
+  /** When this member last became UNKNOWN (knowing no primary), and last asked; see {@link #askForPrimary}. */
   private volatile long unknownSinceNanos = System.nanoTime();
+  private volatile long askedNanos;
 
   /**
    * {@code onPromoted}: run (off JE's thread) when this member becomes primary; {@code onDetached}: JE
@@ -125,8 +126,32 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   /**
+   * Puts right the member id JE runs this member under when its group records another one for its name, and says
+   * whether it did. A member that joins empty under a name the group had before replays the group's history from
+   * the start, and JE keeps the first id it finds there for its name (an earlier incarnation's), not the one it was
+   * just given; its election messages then carry an id the others do not know, and once the primary dies no one is
+   * elected (the churn soak; {@code ReplicaGroupTest} reproduces it). The id is set as JE sets it, on the one
+   * object its elections and feeders share.
+   */
+  boolean fixStaleIdentity() {
+    try {
+      var node = RepInternal.getNonNullRepImpl(env).getRepNode();
+      var self = node.getNameIdPair();
+      var recorded = node.getGroup().getMember(membership.nodeName());
+      if (closed || recorded == null || self.hasNullId() || recorded.getNodeId() == self.getId()) {
+        return false;
+      }
+      self.revertToNull();
+      self.update(recorded.getNameIdPair());
+      return true;
+    } catch (RuntimeException closedOrStarting) {
+      return false;
+    }
+  }
+
+  /**
    * While this member has known no primary for at least {@code after}, asks its helpers (the members it was
-   * opened with) who the primary is, as JE does once when a member starts. JE asks once only, and after that
+   * opened with), at most once per {@code after}, who the primary is, as JE does once when a member starts. JE asks once only, and after that
    * a member learns of a primary only from elections, which it runs with the group as its own log records it.
    * A split's non-founding member has its parent's group in its log (other ports): if that one question went
    * unanswered (a loaded machine, JE's 500 ms timeouts), it stayed without a primary, and its daughter without
@@ -134,9 +159,12 @@ final class JeReplicaRegion implements ReplicatedRegion {
    */
   void askForPrimary(Duration after) {
     ReplicatedEnvironment e = env;
-    if (closed || role != ReplicaRole.UNKNOWN || System.nanoTime() - unknownSinceNanos < after.toNanos()) {
+    long now = System.nanoTime();
+    if (closed || role != ReplicaRole.UNKNOWN || now - unknownSinceNanos < after.toNanos()
+        || now - askedNanos < after.toNanos()) {
       return;
     }
+    askedNanos = now;
     try {
       RepImpl impl = RepInternal.getNonNullRepImpl(e);
       impl.getRepNode().getElections().getLearner().queryForMaster(impl.getHelperSockets());

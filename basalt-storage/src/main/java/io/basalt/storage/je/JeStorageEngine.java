@@ -60,7 +60,10 @@ public final class JeStorageEngine implements StorageEngine {
   /** The replica group members opened here, for {@link #askForPrimaries}. */
   private final Set<JeReplicaRegion> members = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService primaryFinder;
-  /** How long a member may know no primary before it asks its helpers, and how often it asks again. */
+  /**
+   * How long a member may know no primary before it asks its helpers, and how often it asks again (its identity
+   * is checked every half second: a stale one is best put right before the primary dies).
+   */
   private static final java.time.Duration ASK_FOR_PRIMARY_AFTER = java.time.Duration.ofSeconds(3);
   /** In a member's directory while it is being filled from its group (see {@link #interruptedFill}). */
   static final String FILLING_MARKER = "basalt.filling";
@@ -87,13 +90,20 @@ public final class JeStorageEngine implements StorageEngine {
       t.setDaemon(true);
       return t;
     });
-    primaryFinder.scheduleWithFixedDelay(this::askForPrimaries, 2, 2, TimeUnit.SECONDS);
+    primaryFinder.scheduleWithFixedDelay(this::askForPrimaries, 500, 500, TimeUnit.MILLISECONDS);
   }
 
-  /** Members that have known no primary for a while ask their helpers (see {@link JeReplicaRegion#askForPrimary}). */
+  /**
+   * A member JE runs under a stale id gets the right one ({@link JeReplicaRegion#fixStaleIdentity}); members
+   * that have known no primary for a while ask their helpers ({@link JeReplicaRegion#askForPrimary}).
+   */
   private void askForPrimaries() {
     members.removeIf(JeReplicaRegion::isClosed);
     for (JeReplicaRegion m : members) {
+      if (m.fixStaleIdentity()) {
+        LOG.warn("{}: JE ran member {} under a member id its group no longer has; given the recorded one",
+            m.region().directory(), m.membership().nodeName());
+      }
       m.askForPrimary(ASK_FOR_PRIMARY_AFTER);
     }
   }
@@ -203,7 +213,6 @@ public final class JeStorageEngine implements StorageEngine {
   @Override
   public ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener) {
     prepareEmpty(dir);
-    forgetEarlierSelf(membership);
     Path filling = dir.resolve(FILLING_MARKER);
     try {
       Files.writeString(filling, membership.nodeName() + "\n");
@@ -224,33 +233,6 @@ public final class JeStorageEngine implements StorageEngine {
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
     return registerMember(dir, env, null, false, membership, clearing);
-  }
-
-  /**
-   * A member that joins empty under a name its group already has (its server lost its disk) is first deleted
-   * from the group, so that it joins as a new member with an identity of its own. Rejoined under its old
-   * identity, a refilled member and the group disagreed on its member id after later changes to the group
-   * ("Sender's member id: 3 ... was not a member of the group: [1, 2, 4]" in JE's elections): when the primary
-   * then died, the two live members refused each other's votes and the group stayed without a primary (the
-   * churn soak: writers stalled up to 110 s). A name the group does not know is left alone. A group that cannot
-   * delete it now (no primary, or too few members up to acknowledge the change: a second member down) takes it
-   * back under its old identity, as before: being served beats the rare disagreement.
-   */
-  private static void forgetEarlierSelf(GroupMembership membership) {
-    if (membership.helpers().isEmpty()) {
-      return; // a founder
-    }
-    java.util.Set<java.net.InetSocketAddress> via = new java.util.HashSet<>();
-    for (String helper : membership.helpers()) {
-      int colon = helper.lastIndexOf(':');
-      via.add(new java.net.InetSocketAddress(helper.substring(0, colon), Integer.parseInt(helper.substring(colon + 1))));
-    }
-    try {
-      GroupAdmin.deleteMember(membership.groupName(), via, membership.nodeName());
-    } catch (StorageException e) {
-      LOG.warn("{} of group {}: joining under its earlier identity, the group cannot drop it now ({})",
-          membership.nodeName(), membership.groupName(), e.getMessage());
-    }
   }
 
   /**

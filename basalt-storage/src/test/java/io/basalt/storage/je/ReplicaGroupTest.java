@@ -166,6 +166,32 @@ class ReplicaGroupTest {
     assertThat(value(again, "after")).isEqualTo("the cut");
   }
 
+  /**
+   * A member that joins empty under a name the group had before replays the group's whole history, its earlier
+   * incarnation's member id included; JE kept that stale id, and once the primary died the two survivors refused
+   * each other's votes ("Sender's member id: 2 ... was not a member of the group: [1, 3, 4]").
+   */
+  @Test
+  void aNameThatJoinsAgainEmptyCanBeElectedWithTheOthers() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    for (int i = 0; i < 50; i++) {
+      put(g.get(0), "row" + i, "v" + i);
+    }
+    g.get(2).close();
+    g.get(1).deleteMember("node2");
+    ReplicatedRegion again = track(engine().joinGroup(dir.resolve("member2-again"), member(2), RoleListener.NONE));
+    again.awaitCaughtUp(Duration.ofSeconds(30));
+    put(g.get(0), "before", "the primary dies");
+    g.get(0).close();
+    // As a client does: the member may be opened again meanwhile (its stale identity put right), so retry.
+    ReplicatedRegion[] next = new ReplicatedRegion[1];
+    Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+      next[0] = awaitPrimary(List.of(g.get(1), again));
+      put(next[0], "after", "the election");
+      return "v49".equals(value(next[0], "row49"));
+    });
+  }
+
   @Test
   void aDeletedMemberNoLongerCountsAndItsNameMayJoinAgainEmpty() throws IOException {
     List<ReplicatedRegion> g = startGroup();
