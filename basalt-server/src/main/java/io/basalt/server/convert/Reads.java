@@ -25,7 +25,8 @@ public final class Reads {
       scan.getFilter().setReversed(true);
     }
     ReadOptions read = common(scan, scan.getFamilyMap(), scan.getTimeRange(), scan.getMaxVersions())
-        .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily());
+        .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily())
+        .withRaw(scan.isRaw());
     return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
         scan.isReversed(), read, Math.max(0, scan.getLimit()), Math.max(0, scan.getBatch()));
   }

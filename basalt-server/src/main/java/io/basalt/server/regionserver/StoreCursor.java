@@ -1,9 +1,11 @@
 package io.basalt.server.regionserver;
 
 import io.basalt.server.convert.Cells;
+import io.basalt.server.convert.ScanSizes;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanBudget;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +22,9 @@ final class StoreCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, long deadlineNanos) throws IOException {
+  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException {
     try {
-      List<RowResult> batch = scanner.next(rows, maxBytes, deadlineNanos);
+      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, ScanSizes::heapSize, deadlineNanos));
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
         out.add(Result.create(Cells.toHBase(r.cells()), null, stale, r.partial()));

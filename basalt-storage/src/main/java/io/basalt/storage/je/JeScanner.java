@@ -10,6 +10,7 @@ import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.read.ReadFilter;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanBudget;
 import io.basalt.storage.read.ScanSpec;
 import io.basalt.storage.schema.KeyRange;
 import java.util.ArrayList;
@@ -107,27 +108,28 @@ final class JeScanner implements RegionScanner {
   }
 
   @Override
-  public List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos) {
+  public List<RowResult> next(ScanBudget budget) {
     if (isDone()) {
       return List.of();
     }
-    return region.whileOpen(() -> nextOpen(Math.max(1, maxResults), maxBytes, deadlineNanos));
+    return region.whileOpen(() -> nextOpen(budget));
   }
 
-  private List<RowResult> nextOpen(int maxResults, long maxBytes, long deadlineNanos) {
+  private List<RowResult> nextOpen(ScanBudget budget) {
+    int maxResults = Math.max(1, budget.maxResults());
+    long maxBytes = budget.maxBytes();
+    long deadlineNanos = budget.deadlineNanos();
     List<RowResult> out = new ArrayList<>();
-    long bytes = 0;
+    long[] bytes = {0};
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
     RowReader reader = new RowReader(families, spec.read(), now);
     Cursor[] cursors = Cursors.open(families);
     try {
-      while (out.size() < maxResults && (out.isEmpty() || bytes < maxBytes)) {
+      while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
         if (pending != null) {
-          RowResult r = nextChunk();
-          out.add(r);
-          bytes += r.estimatedSize();
+          out.add(nextChunk(budget, bytes));
           continue;
         }
         if (done) {
@@ -172,15 +174,9 @@ final class JeScanner implements RegionScanner {
           done = true;
           complete = true;
         }
-        if (spec.batch() > 0 && cells.size() > spec.batch()) {
-          pending = cells;
-          pendingPos = 0;
-          pendingRow = row;
-          continue;
-        }
-        RowResult r = new RowResult(row, cells, false);
-        out.add(r);
-        bytes += r.estimatedSize();
+        pending = cells;
+        pendingPos = 0;
+        pendingRow = row;
       }
     } finally {
       Cursors.close(cursors);
@@ -208,8 +204,22 @@ final class JeScanner implements RegionScanner {
     }
   }
 
-  private RowResult nextChunk() {
-    int end = Math.min(pending.size(), pendingPos + spec.batch());
+  /**
+   * The next result from the row being returned: up to the scan's batch, and, when the budget may cut rows,
+   * up to the cell that makes the call's size reach its limit (HBase checks the limit after adding a cell).
+   */
+  private RowResult nextChunk(ScanBudget budget, long[] bytes) {
+    int end = pendingPos;
+    while (end < pending.size()) {
+      bytes[0] += budget.cellSize().applyAsLong(pending.get(end));
+      end++;
+      if (spec.batch() > 0 && end - pendingPos >= spec.batch()) {
+        break;
+      }
+      if (budget.cutRows() && bytes[0] >= budget.maxBytes()) {
+        break;
+      }
+    }
     List<Cell> chunk = List.copyOf(pending.subList(pendingPos, end));
     boolean more = end < pending.size();
     RowResult r = new RowResult(pendingRow, chunk, more);

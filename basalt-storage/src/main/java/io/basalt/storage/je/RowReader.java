@@ -7,6 +7,7 @@ import com.sleepycat.je.OperationStatus;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
 import io.basalt.storage.read.ReadFilter;
 import io.basalt.storage.read.ReadFilter.Decision;
 import io.basalt.storage.read.ReadOptions;
@@ -30,6 +31,16 @@ final class RowReader {
 
   /** Marks a family with no keys after the row. */
   static final byte[] END = new byte[0];
+
+  /** HBase's cell order within one row and family: qualifier, then newest first, then markers before puts. */
+  private static final java.util.Comparator<Cell> HBASE_ORDER = (a, b) -> {
+    int c = Bytes.compare(a.qualifier(), b.qualifier());
+    if (c != 0) {
+      return c;
+    }
+    c = Long.compare(b.timestamp(), a.timestamp());
+    return c != 0 ? c : Integer.compare(b.type().code(), a.type().code());
+  };
 
   /** Steps to take within a column before searching for its end instead. */
   private static final int COLUMN_STEPS = 4;
@@ -73,7 +84,12 @@ final class RowReader {
         continue;
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
+      int familyStart = out.size();
       walk.run(starts == null ? null : starts[f]);
+      if (options.raw()) {
+        // Family markers were walked first; HBase interleaves them with an empty-qualifier column by timestamp.
+        out.subList(familyStart, out.size()).sort(HBASE_ORDER);
+      }
       nextKeys[f] = walk.nextKey;
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow, new byte[families.size()][]);
@@ -133,7 +149,30 @@ final class RowReader {
         if (!decoded.isFamilyMarker()) {
           break;
         }
-        tracker.familyMarker(decoded.timestamp(), decoded.type());
+        if (!options.raw()) {
+          tracker.familyMarker(decoded.timestamp(), decoded.type());
+        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()) {
+          // HBase files family markers under the empty qualifier: a raw read returns them as that column's cells.
+          Cell marker = new Cell(row, family.name(), Bytes.EMPTY, decoded.timestamp(), decoded.type(), Bytes.EMPTY);
+          Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(marker);
+          switch (decision) {
+            case NEXT_ROW:
+              return;
+            case SEEK_NEXT_USING_HINT:
+              if (!followHint(filter.nextCellHint(marker), k)) {
+                return;
+              }
+              continue;
+            case SKIP:
+            case NEXT_COL:
+              break;
+            default:
+              if (!emit(filter == null ? marker : filter.transformCell(marker))
+                  || decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+                return;
+              }
+          }
+        }
         if (!next()) {
           return;
         }
@@ -171,7 +210,10 @@ final class RowReader {
           included = 0;
           tracker.startColumn();
         }
-        Verdict verdict = tracker.read(decoded.timestamp(), decoded.type());
+        Verdict verdict = options.raw()
+            ? rawVersionsLeft(decoded.type(), included) ? tracker.readRaw(decoded.timestamp(), decoded.type())
+                : Verdict.NO_MORE_IN_COLUMN
+            : tracker.read(decoded.timestamp(), decoded.type());
         if (verdict == Verdict.NO) {
           if (!next()) {
             return;
@@ -216,14 +258,16 @@ final class RowReader {
           default:
             break;
         }
-        included++;
+        if (countsAsVersion(decoded.type())) {
+          included++;
+        }
         if (!emit(filter == null ? cell : filter.transformCell(cell))) {
           return;
         }
         if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
           return;
         }
-        if (decision == Decision.INCLUDE_AND_NEXT_COL || included >= options.maxVersions()) {
+        if (decision == Decision.INCLUDE_AND_NEXT_COL || columnFull(included)) {
           if (!nextColumn(k, q)) {
             return;
           }
@@ -233,6 +277,34 @@ final class RowReader {
           return;
         }
       }
+    }
+
+    /**
+     * HBase's version counting, which differs for raw reads: over a whole family without a filter (HBase's
+     * wildcard column tracker) a marker is no version, so the markers after the last counted put are still
+     * returned; over named columns, or after a filter (counted after it), every returned cell counts.
+     */
+    private boolean countsAsVersion(CellType type) {
+      return !wildcardRaw() || type == CellType.PUT;
+    }
+
+    /** True when the column has all the versions the read wants, so the walk moves on to the next column. */
+    private boolean columnFull(int included) {
+      return !wildcardRaw() && included >= options.maxVersions();
+    }
+
+    /** In a wildcard raw read, a put past the wanted versions ends the column (markers before it do not). */
+    private boolean rawVersionsLeft(CellType type, int included) {
+      return !wildcardRaw() || type != CellType.PUT || included < options.maxVersions();
+    }
+
+    private boolean wildcardRaw() {
+      return options.raw() && wanted == null && filter == null;
+    }
+
+    /** A raw read returns family markers unless it names columns without the empty qualifier. */
+    private boolean wantsFamilyMarkers() {
+      return wanted == null || wanted.stream().anyMatch(q -> q.length == 0);
     }
 
     /** Adds a cell subject to the per-family offset and limit; false when the family is done. */
