@@ -476,7 +476,9 @@ public final class ClientServiceHandler {
       }
     }
     boolean regionDone = lease.cursor.regionDone();
-    boolean complete = lease.cursor.scanComplete();
+    // As HBase: a call that finds the filter done and returns nothing ends the whole scan, not only this region's
+    // part (so whether the next region is scanned depends on where the call boundaries fell, as in HBase).
+    boolean complete = lease.cursor.scanComplete() || results.isEmpty() && lease.cursor.filterDone();
     response.setMoreResultsInRegion(!regionDone).setMoreResults(!complete);
     if (regionDone || request.getCloseScanner()) {
       leases.close(lease.id);

@@ -20,6 +20,11 @@ interface ResultCursor extends AutoCloseable {
   /** The whole scan is over (limit reached, or the filter rules out everything after). */
   boolean scanComplete();
 
+  /** The scan's filter rules out every row after ({@code filterAllRemaining}). */
+  default boolean filterDone() {
+    return false;
+  }
+
   /** The rows come from a secondary copy and may be behind the primary's (HBase's TIMELINE reads). */
   boolean stale();
 

@@ -51,6 +51,11 @@ final class StoreCursor implements ResultCursor {
   }
 
   @Override
+  public boolean filterDone() {
+    return scanner.isFilterDone();
+  }
+
+  @Override
   public void close() {
     scanner.close();
   }

@@ -103,6 +103,11 @@ final class JeScanner implements RegionScanner {
   }
 
   @Override
+  public boolean isFilterDone() {
+    return filter != null && filter.filterAllRemaining();
+  }
+
+  @Override
   public boolean isComplete() {
     return complete && pending == null;
   }
@@ -209,6 +214,8 @@ final class JeScanner implements RegionScanner {
    * up to the cell that makes the call's size reach its limit (HBase checks the limit after adding a cell).
    */
   private RowResult nextChunk(ScanBudget budget, long[] bytes) {
+    // As HBase: a filter that judges whole rows (hasFilterRow) must see them whole, so size never cuts them.
+    boolean cutBySize = budget.cutRows() && (filter == null || !filter.hasFilterRow());
     int end = pendingPos;
     while (end < pending.size()) {
       bytes[0] += budget.cellSize().applyAsLong(pending.get(end));
@@ -216,7 +223,7 @@ final class JeScanner implements RegionScanner {
       if (spec.batch() > 0 && end - pendingPos >= spec.batch()) {
         break;
       }
-      if (budget.cutRows() && bytes[0] >= budget.maxBytes()) {
+      if (cutBySize && bytes[0] >= budget.maxBytes()) {
         break;
       }
     }

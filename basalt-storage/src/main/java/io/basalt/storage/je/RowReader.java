@@ -258,6 +258,13 @@ final class RowReader {
           default:
             break;
         }
+        if (filter != null && included >= options.maxVersions()) {
+          // HBase counts versions after the filter: it offers the filter one more version, then leaves the column.
+          if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW || !nextColumn(k, q)) {
+            return;
+          }
+          continue;
+        }
         if (countsAsVersion(decoded.type())) {
           included++;
         }
@@ -290,7 +297,7 @@ final class RowReader {
 
     /** True when the column has all the versions the read wants, so the walk moves on to the next column. */
     private boolean columnFull(int included) {
-      return !wildcardRaw() && included >= options.maxVersions();
+      return filter == null && !wildcardRaw() && included >= options.maxVersions();
     }
 
     /** In a wildcard raw read, a put past the wanted versions ends the column (markers before it do not). */

@@ -40,6 +40,14 @@ public interface RegionScanner extends AutoCloseable {
    */
   boolean isComplete();
 
+  /**
+   * True when the scan's filter rules out every row after (HBase's {@code filterAllRemaining}). HBase's server
+   * ends the whole scan, not just this region's part, when a call finds its filter done and returns nothing.
+   */
+  default boolean isFilterDone() {
+    return false;
+  }
+
   @Override
   void close();
 }
