@@ -91,6 +91,9 @@ final class RowReader {
         out.subList(familyStart, out.size()).sort(HBASE_ORDER);
       }
       nextKeys[f] = walk.nextKey;
+      if (walk.filterDone) {
+        return new Outcome(out, null, new byte[families.size()][]);
+      }
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow, new byte[families.size()][]);
       }
@@ -115,6 +118,8 @@ final class RowReader {
 
     byte[] hintRow;
     byte[] hintFamily;
+    /** The filter ruled out everything after (filterAllRemaining): the row's read ends here. */
+    boolean filterDone;
     /** The first key past the row, when the walk ended by reaching it (END at the end of the database). */
     byte[] nextKey;
     private int familyCount;
@@ -154,6 +159,9 @@ final class RowReader {
         } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()) {
           // HBase files family markers under the empty qualifier: a raw read returns them as that column's cells.
           Cell marker = new Cell(row, family.name(), Bytes.EMPTY, decoded.timestamp(), decoded.type(), Bytes.EMPTY);
+          if (filterDone()) {
+            return;
+          }
           Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(marker);
           switch (decision) {
             case NEXT_ROW:
@@ -235,6 +243,9 @@ final class RowReader {
           continue;
         }
         Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), value);
+        if (filterDone()) {
+          return;
+        }
         Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(cell);
         switch (decision) {
           case SKIP:
@@ -307,6 +318,15 @@ final class RowReader {
 
     private boolean wildcardRaw() {
       return options.raw() && wanted == null && filter == null;
+    }
+
+    /** HBase asks before every cell: once the filter rules out all that remains, the read ends, all families. */
+    private boolean filterDone() {
+      if (filter != null && filter.filterAllRemaining()) {
+        filterDone = true;
+        return true;
+      }
+      return false;
     }
 
     /** A raw read returns family markers unless it names columns without the empty qualifier. */
