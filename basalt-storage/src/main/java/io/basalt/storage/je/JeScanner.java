@@ -50,6 +50,8 @@ final class JeScanner implements RegionScanner {
   private int pendingPos;
   private byte[] pendingRow;
   private int rowsReturned;
+  /** Families the scan no longer reads, as HBase closes a store scanner whose filter gave out (see RowReader). */
+  private final boolean[] closedFamilies;
   private boolean done;
   private boolean complete;
 
@@ -57,6 +59,7 @@ final class JeScanner implements RegionScanner {
     this.region = region;
     this.spec = spec;
     this.families = families;
+    this.closedFamilies = new boolean[families.size()];
     this.filter = spec.read().filter();
     this.now = region.now();
     KeyRange range = region.descriptor().range();
@@ -129,7 +132,7 @@ final class JeScanner implements RegionScanner {
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
-    RowReader reader = new RowReader(families, spec.read(), now);
+    RowReader reader = new RowReader(families, spec.read(), now, closedFamilies);
     Cursor[] cursors = Cursors.open(families);
     try {
       while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
@@ -164,6 +167,11 @@ final class JeScanner implements RegionScanner {
         RowReader.Outcome outcome = filter != null
             ? readLocked(reader, row, cursors)
             : region.rowLocks().readRow(row, () -> readRow(reader, row, cursors));
+        if (filter != null) {
+          // HBase resets the filter after each row, before asking whether it is done: a filter whose reset
+          // clears its state (ColumnCountGetFilter) goes on to the next row, one that keeps it (WhileMatchFilter) ends.
+          filter.reset();
+        }
         nextKeys = spec.reversed() ? null : outcome.nextKeys();
         if (outcome.seekRow() != null && !spec.reversed()) {
           resumeRow = outcome.seekRow();
@@ -260,7 +268,7 @@ final class JeScanner implements RegionScanner {
       Cursor c = cursors[f];
       byte[] known = nextKeys == null ? null : nextKeys[f];
       byte[] candidate;
-      if (known == RowReader.END) {
+      if (known == RowReader.END || closedFamilies[f]) {
         noteStart(f, RowReader.END);
         continue;
       } else if (known != null) {

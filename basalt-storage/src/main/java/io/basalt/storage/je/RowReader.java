@@ -48,11 +48,21 @@ final class RowReader {
   private final List<FamilyStore> families;
   private final ReadOptions options;
   private final long now;
+  private final boolean[] closed;
 
   RowReader(List<FamilyStore> families, ReadOptions options, long now) {
+    this(families, options, now, new boolean[families.size()]);
+  }
+
+  /**
+   * {@code closed}: the scan's families HBase would no longer read (see {@link #read}); this reader skips
+   * them and marks more. A scanner keeps one array for its whole life.
+   */
+  RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed) {
     this.families = families;
     this.options = options;
     this.now = now;
+    this.closed = closed;
   }
 
   List<FamilyStore> families() {
@@ -78,9 +88,10 @@ final class RowReader {
     ReadFilter filter = options.filter();
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
     byte[] fromFamily = null;
+    int lastFiltered = -1;
     for (int f = 0; f < families.size(); f++) {
       FamilyStore family = families.get(f);
-      if (fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
+      if (closed[f] || fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
         continue;
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
@@ -91,13 +102,23 @@ final class RowReader {
         out.subList(familyStart, out.size()).sort(HBASE_ORDER);
       }
       nextKeys[f] = walk.nextKey;
+      if (walk.filtered) {
+        lastFiltered = f;
+      }
       if (walk.filterDone) {
-        return new Outcome(out, null, new byte[families.size()][]);
+        closed[f] = true;
       }
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow, new byte[families.size()][]);
       }
       fromFamily = walk.hintFamily;
+    }
+    if (lastFiltered >= 0 && filter.filterAllRemaining()) {
+      // HBase's store scanner asks filterAllRemaining before each key and, once it is true, closes itself for
+      // the rest of the region's scan: the family where the filter gave out (at its next key, in this row or a
+      // later one) and each later family with keys in this row (at its first). A filter whose reset revives it
+      // (ColumnCountGetFilter) then reads the next rows without them.
+      closed[lastFiltered] = true;
     }
     return new Outcome(out, null, nextKeys);
   }
@@ -118,8 +139,10 @@ final class RowReader {
 
     byte[] hintRow;
     byte[] hintFamily;
-    /** The filter ruled out everything after (filterAllRemaining): the row's read ends here. */
+    /** The filter ruled out everything after (filterAllRemaining) at a key of this family's row. */
     boolean filterDone;
+    /** The filter was offered a cell of this family. */
+    boolean filtered;
     /** The first key past the row, when the walk ended by reaching it (END at the end of the database). */
     byte[] nextKey;
     private int familyCount;
@@ -144,6 +167,9 @@ final class RowReader {
       if (!(start != null && current() || seek(CellKeyCodec.familyMarkerPrefix(row)))) {
         return;
       }
+      if (!pastRowQuiet(key.getData()) && filterDone()) {
+        return; // HBase's store scanner asks before its first key of the row too, marker or cell
+      }
       // Family markers come first in the row.
       while (true) {
         byte[] k = key.getData();
@@ -162,6 +188,7 @@ final class RowReader {
           if (filterDone()) {
             return;
           }
+          filtered |= filter != null;
           Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(marker);
           switch (decision) {
             case NEXT_ROW:
@@ -246,6 +273,7 @@ final class RowReader {
         if (filterDone()) {
           return;
         }
+        filtered |= filter != null;
         Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(cell);
         switch (decision) {
           case SKIP:
@@ -416,6 +444,10 @@ final class RowReader {
       boolean found = cursor.getNext(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
       nextKey = found ? null : END;
       return found;
+    }
+
+    private boolean pastRowQuiet(byte[] k) {
+      return !CellKeyCodec.startsWith(k, rowPrefix);
     }
 
     /** The walk reached a key of a later row: remember it for the scanner's next-row search. */
