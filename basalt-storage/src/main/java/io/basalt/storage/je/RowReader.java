@@ -171,6 +171,8 @@ final class RowReader {
         return; // HBase's store scanner asks before its first key of the row too, marker or cell
       }
       // Family markers come first in the row.
+      int markersIncluded = 0;
+      boolean markersLeft = false;
       while (true) {
         byte[] k = key.getData();
         if (pastRow(k)) {
@@ -182,7 +184,8 @@ final class RowReader {
         }
         if (!options.raw()) {
           tracker.familyMarker(decoded.timestamp(), decoded.type());
-        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()) {
+        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()
+            && !markersLeft) {
           // HBase files family markers under the empty qualifier: a raw read returns them as that column's cells.
           Cell marker = new Cell(row, family.name(), Bytes.EMPTY, decoded.timestamp(), decoded.type(), Bytes.EMPTY);
           if (filterDone()) {
@@ -202,6 +205,15 @@ final class RowReader {
             case NEXT_COL:
               break;
             default:
+              if (filter != null && markersIncluded >= options.maxVersions()) {
+                // After a filter HBase counts them as versions of the empty-qualifier column: the rest are left.
+                if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+                  return;
+                }
+                markersLeft = true;
+                break;
+              }
+              markersIncluded++;
               if (!emit(filter == null ? marker : filter.transformCell(marker))
                   || decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
                 return;
