@@ -26,6 +26,11 @@ public final class ScanSizes {
     return (CELL_OVERHEAD + length + 7) & ~7L;
   }
 
+  /** How a read's cells weigh: as {@link #heapSize}, or as its filter says when the filter transforms cells. */
+  public static java.util.function.ToLongFunction<Cell> weigher(io.basalt.storage.read.ReadFilter filter) {
+    return filter instanceof FilterAdapter adapter ? adapter::weight : ScanSizes::heapSize;
+  }
+
   /** The limit of one scan call: the scan's own when it has one, never above the server's. */
   public static long callLimit(long scanMaxResultSize) {
     return scanMaxResultSize > 0 ? Math.min(scanMaxResultSize, SERVER_MAX_RESULT_SIZE) : SERVER_MAX_RESULT_SIZE;

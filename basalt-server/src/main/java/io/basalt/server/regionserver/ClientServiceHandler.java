@@ -489,7 +489,8 @@ public final class ClientServiceHandler {
   private static ResultCursor openStore(RegionServer.Read read, Scan scan) throws IOException {
     try {
       Region store = read.region().store();
-      return new StoreCursor(store.scan(Reads.spec(scan)), read.stale());
+      io.basalt.storage.read.ScanSpec spec = Reads.spec(scan);
+      return new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

@@ -2,6 +2,7 @@ package io.basalt.server.regionserver;
 
 import io.basalt.server.convert.Cells;
 import io.basalt.server.convert.ScanSizes;
+import java.util.function.ToLongFunction;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
@@ -15,16 +16,19 @@ import org.apache.hadoop.hbase.client.Result;
 final class StoreCursor implements ResultCursor {
   private final RegionScanner scanner;
   private final boolean stale;
+  private final ToLongFunction<io.basalt.storage.cell.Cell> weigher;
 
-  StoreCursor(RegionScanner scanner, boolean stale) {
+  /** {@code weigher}: each cell's weight against the scan's size limit, see {@link ScanSizes}. */
+  StoreCursor(RegionScanner scanner, boolean stale, ToLongFunction<io.basalt.storage.cell.Cell> weigher) {
     this.scanner = scanner;
     this.stale = stale;
+    this.weigher = weigher;
   }
 
   @Override
   public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException {
     try {
-      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, ScanSizes::heapSize, deadlineNanos));
+      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos));
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
         out.add(Result.create(Cells.toHBase(r.cells()), null, stale, r.partial()));
