@@ -93,7 +93,8 @@ final class DiffFilters {
           String y = pick(rnd, rows);
           String lo = x.compareTo(y) <= 0 ? x : y;
           String hi = x.compareTo(y) <= 0 ? y : x;
-          ranges.add(new MultiRowRangeFilter.RowRange(lo, rnd.nextBoolean(), hi, rnd.nextBoolean()));
+          boolean single = lo.equals(hi); // a one-row range must include both ends to be valid
+          ranges.add(new MultiRowRangeFilter.RowRange(lo, single || rnd.nextBoolean(), hi, single || rnd.nextBoolean()));
         }
         yield new MultiRowRangeFilter(ranges);
       }
