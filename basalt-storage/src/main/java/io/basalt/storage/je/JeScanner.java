@@ -171,6 +171,9 @@ final class JeScanner implements RegionScanner {
           // HBase resets the filter after each row, before asking whether it is done: a filter whose reset
           // clears its state (ColumnCountGetFilter) goes on to the next row, one that keeps it (WhileMatchFilter) ends.
           filter.reset();
+          if (filter.filterAllRemaining()) {
+            done = true; // HBase's nextRaw then answers "no more in this region", whatever the call's caching
+          }
         }
         nextKeys = spec.reversed() ? null : outcome.nextKeys();
         if (outcome.seekRow() != null && !spec.reversed()) {
