@@ -132,7 +132,7 @@ final class JeScanner implements RegionScanner {
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
-    RowReader reader = new RowReader(families, spec.read(), now, closedFamilies);
+    RowReader reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
     Cursor[] cursors = Cursors.open(families);
     try {
       while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {

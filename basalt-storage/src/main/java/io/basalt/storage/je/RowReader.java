@@ -49,6 +49,7 @@ final class RowReader {
   private final ReadOptions options;
   private final long now;
   private final boolean[] closed;
+  private final boolean reversed;
 
   RowReader(List<FamilyStore> families, ReadOptions options, long now) {
     this(families, options, now, new boolean[families.size()]);
@@ -59,10 +60,16 @@ final class RowReader {
    * them and marks more. A scanner keeps one array for its whole life.
    */
   RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed) {
+    this(families, options, now, closed, false);
+  }
+
+  /** {@code reversed}: the rows come in a reversed scan, where HBase ignores seek hints that point forward. */
+  RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed, boolean reversed) {
     this.families = families;
     this.options = options;
     this.now = now;
     this.closed = closed;
+    this.reversed = reversed;
   }
 
   List<FamilyStore> families() {
@@ -391,6 +398,11 @@ final class RowReader {
     /** Applies a filter's seek hint; false when this family's walk is over. */
     private boolean followHint(Cell hint, byte[] currentKey) {
       if (hint == null) {
+        return next();
+      }
+      if (reversed && Bytes.compare(hint.row(), row) >= 0) {
+        // HBase's reversed store scanner takes only hints that point backwards; it steps on from the others,
+        // so it sees the markers a forward hint would have jumped (TimestampsFilter past a DeleteColumn).
         return next();
       }
       int rowCmp = Bytes.compare(hint.row(), row);
