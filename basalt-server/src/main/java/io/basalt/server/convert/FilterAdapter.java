@@ -4,14 +4,20 @@ import io.basalt.storage.cell.Cell;
 import io.basalt.storage.read.ReadFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.List;
+import org.apache.hadoop.hbase.ByteBufferKeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.filter.Filter;
 
 /** Drives one of HBase's own filter objects through the storage layer's {@link ReadFilter} hook. */
 public final class FilterAdapter implements ReadFilter {
   private final Filter filter;
+  /** Cells this filter transformed (by identity), with their weight; see {@link #weight}. */
+  private final Map<Cell, Long> transformedWeights = new IdentityHashMap<>();
 
   public FilterAdapter(Filter filter) {
     this.filter = filter;
@@ -37,6 +43,8 @@ public final class FilterAdapter implements ReadFilter {
 
   @Override
   public boolean filterRowKey(byte[] row) {
+    // A scanner hands out every cell of a row before it reads the next: weights of the last row are spent.
+    transformedWeights.clear();
     try {
       return filter.filterRowKey(KeyValueUtil.createFirstOnRow(row));
     } catch (IOException e) {
@@ -64,12 +72,29 @@ public final class FilterAdapter implements ReadFilter {
   @Override
   public Cell transformCell(Cell cell) {
     try {
-      org.apache.hadoop.hbase.KeyValue in = Cells.toHBase(cell);
+      // Offered as HBase offers an unflushed cell (a ByteBufferKeyValue), so the transformed cell's heap size is
+      // what HBase counts against the scan's size limit (KeyOnlyFilter's wrapper weighs more than the key).
+      org.apache.hadoop.hbase.KeyValue kv = Cells.toHBase(cell);
+      org.apache.hadoop.hbase.Cell in = new ByteBufferKeyValue(ByteBuffer.wrap(kv.getBuffer()), kv.getOffset(), kv.getLength());
       org.apache.hadoop.hbase.Cell out = filter.transformCell(in);
-      return out == in ? cell : Cells.toStorage(out);
+      if (out == in) {
+        return cell;
+      }
+      Cell converted = Cells.toStorage(out);
+      transformedWeights.put(converted, out.heapSize());
+      return converted;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The weight HBase gives a cell of this read against the scan's size limit: its transformed form's heap
+   * size if this filter transformed it, else {@link ScanSizes#heapSize}.
+   */
+  public long weight(Cell cell) {
+    Long w = transformedWeights.remove(cell);
+    return w != null ? w : ScanSizes.heapSize(cell);
   }
 
   @Override

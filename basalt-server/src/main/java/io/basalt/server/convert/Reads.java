@@ -6,6 +6,7 @@ import io.basalt.storage.read.ScanSpec;
 import io.basalt.storage.read.TimeRange;
 import java.util.Map;
 import java.util.NavigableSet;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Query;
 import org.apache.hadoop.hbase.client.Scan;
@@ -19,13 +20,18 @@ public final class Reads {
         .withFamilyLimits(get.getMaxResultsPerColumnFamily(), get.getRowOffsetPerColumnFamily());
   }
 
-  public static ScanSpec spec(Scan scan) {
+  /** @throws DoNotRetryIOException for a raw scan that names columns, which HBase's store scanner refuses */
+  public static ScanSpec spec(Scan scan) throws DoNotRetryIOException {
+    if (scan.isRaw() && scan.getFamilyMap().values().stream().anyMatch(q -> q != null && !q.isEmpty())) {
+      throw new DoNotRetryIOException("Cannot specify any column for a raw scan");
+    }
     if (scan.isReversed() && scan.getFilter() != null) {
       // As HBase's region scanner does: filters such as PrefixFilter judge "past the prefix" by direction.
       scan.getFilter().setReversed(true);
     }
     ReadOptions read = common(scan, scan.getFamilyMap(), scan.getTimeRange(), scan.getMaxVersions())
-        .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily());
+        .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily())
+        .withRaw(scan.isRaw());
     return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
         scan.isReversed(), read, Math.max(0, scan.getLimit()), Math.max(0, scan.getBatch()));
   }

@@ -3,6 +3,7 @@ package io.basalt.server.regionserver;
 import io.basalt.server.convert.Cells;
 import io.basalt.server.convert.Mutations;
 import io.basalt.server.convert.Reads;
+import io.basalt.server.convert.ScanSizes;
 import io.basalt.server.rpc.CallController;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.mutation.CompareOp;
@@ -48,8 +49,6 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPa
  * back as cell blocks when the connection has a codec, as plain protobuf otherwise.
  */
 public final class ClientServiceHandler {
-  private static final long DEFAULT_MAX_RESULT_SIZE = 2L << 20;
-
   private final RegionServer server;
 
   public ClientServiceHandler(RegionServer server) {
@@ -419,8 +418,7 @@ public final class ClientServiceHandler {
         cursor = openStore(read, scan);
         leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
       }
-      long maxSize = scan.getMaxResultSize() > 0 ? scan.getMaxResultSize() : DEFAULT_MAX_RESULT_SIZE;
-      lease = leases.open(leaseRegion, cursor, maxSize);
+      lease = leases.open(leaseRegion, cursor, ScanSizes.callLimit(scan.getMaxResultSize()));
     } else {
       lease = leases.get(request.getScannerId());
       if (lease == null) {
@@ -455,8 +453,11 @@ public final class ClientServiceHandler {
       // Answer well within the client's RPC timeout and the lease: a selective filter may scan long.
       long budget = Math.min(c.remainingNanos() / 2, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leases.leaseMillis() / 2));
       boolean heartbeats = request.getClientHandlesHeartbeats();
+      // HBase cuts rows by size only for clients that stitch partial results back (every 1.x+ client does).
+      boolean cutRows = request.getClientHandlesPartials();
       do {
-        results = lease.cursor.next(rows, lease.maxResultSize, heartbeats ? System.nanoTime() + budget : Long.MAX_VALUE);
+        results = lease.cursor.next(rows, lease.maxResultSize, cutRows,
+            heartbeats ? System.nanoTime() + budget : Long.MAX_VALUE);
       } while (results.isEmpty() && !lease.cursor.regionDone() && !heartbeats);
       if (!request.hasScan()) {
         lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
@@ -475,7 +476,9 @@ public final class ClientServiceHandler {
       }
     }
     boolean regionDone = lease.cursor.regionDone();
-    boolean complete = lease.cursor.scanComplete();
+    // As HBase: a call that finds the filter done and returns nothing ends the whole scan, not only this region's
+    // part (so whether the next region is scanned depends on where the call boundaries fell, as in HBase).
+    boolean complete = lease.cursor.scanComplete() || results.isEmpty() && lease.cursor.filterDone();
     response.setMoreResultsInRegion(!regionDone).setMoreResults(!complete);
     if (regionDone || request.getCloseScanner()) {
       leases.close(lease.id);
@@ -486,7 +489,8 @@ public final class ClientServiceHandler {
   private static ResultCursor openStore(RegionServer.Read read, Scan scan) throws IOException {
     try {
       Region store = read.region().store();
-      return new StoreCursor(store.scan(Reads.spec(scan)), read.stale());
+      io.basalt.storage.read.ScanSpec spec = Reads.spec(scan);
+      return new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

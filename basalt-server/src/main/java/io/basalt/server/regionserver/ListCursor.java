@@ -16,7 +16,7 @@ final class ListCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, long deadlineNanos) {
+  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) {
     List<Result> out = new ArrayList<>();
     while (pos < results.size() && out.size() < rows) {
       out.add(results.get(pos++));

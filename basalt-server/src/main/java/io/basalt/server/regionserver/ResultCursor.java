@@ -9,14 +9,21 @@ interface ResultCursor extends AutoCloseable {
   /**
    * Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done or when
    * {@code deadlineNanos} passed before anything was found ({@link #regionDone()} tells which).
+   * {@code cutRows}: the client takes partial results, so the size limit may cut a row (HBase's
+   * {@code client_handles_partials}).
    */
-  List<Result> next(int rows, long maxBytes, long deadlineNanos) throws IOException;
+  List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException;
 
   /** No more results in this region. */
   boolean regionDone();
 
   /** The whole scan is over (limit reached, or the filter rules out everything after). */
   boolean scanComplete();
+
+  /** The scan's filter rules out every row after ({@code filterAllRemaining}). */
+  default boolean filterDone() {
+    return false;
+  }
 
   /** The rows come from a secondary copy and may be behind the primary's (HBase's TIMELINE reads). */
   boolean stale();

@@ -1,9 +1,12 @@
 package io.basalt.server.regionserver;
 
 import io.basalt.server.convert.Cells;
+import io.basalt.server.convert.ScanSizes;
+import java.util.function.ToLongFunction;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanBudget;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,16 +16,19 @@ import org.apache.hadoop.hbase.client.Result;
 final class StoreCursor implements ResultCursor {
   private final RegionScanner scanner;
   private final boolean stale;
+  private final ToLongFunction<io.basalt.storage.cell.Cell> weigher;
 
-  StoreCursor(RegionScanner scanner, boolean stale) {
+  /** {@code weigher}: each cell's weight against the scan's size limit, see {@link ScanSizes}. */
+  StoreCursor(RegionScanner scanner, boolean stale, ToLongFunction<io.basalt.storage.cell.Cell> weigher) {
     this.scanner = scanner;
     this.stale = stale;
+    this.weigher = weigher;
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, long deadlineNanos) throws IOException {
+  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException {
     try {
-      List<RowResult> batch = scanner.next(rows, maxBytes, deadlineNanos);
+      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos));
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
         out.add(Result.create(Cells.toHBase(r.cells()), null, stale, r.partial()));
@@ -46,6 +52,11 @@ final class StoreCursor implements ResultCursor {
   @Override
   public boolean scanComplete() {
     return scanner.isComplete();
+  }
+
+  @Override
+  public boolean filterDone() {
+    return scanner.isFilterDone();
   }
 
   @Override

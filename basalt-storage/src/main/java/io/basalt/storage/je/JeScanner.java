@@ -10,6 +10,7 @@ import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.read.ReadFilter;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
+import io.basalt.storage.read.ScanBudget;
 import io.basalt.storage.read.ScanSpec;
 import io.basalt.storage.schema.KeyRange;
 import java.util.ArrayList;
@@ -49,6 +50,8 @@ final class JeScanner implements RegionScanner {
   private int pendingPos;
   private byte[] pendingRow;
   private int rowsReturned;
+  /** Families the scan no longer reads, as HBase closes a store scanner whose filter gave out (see RowReader). */
+  private final boolean[] closedFamilies;
   private boolean done;
   private boolean complete;
 
@@ -56,6 +59,7 @@ final class JeScanner implements RegionScanner {
     this.region = region;
     this.spec = spec;
     this.families = families;
+    this.closedFamilies = new boolean[families.size()];
     this.filter = spec.read().filter();
     this.now = region.now();
     KeyRange range = region.descriptor().range();
@@ -102,32 +106,38 @@ final class JeScanner implements RegionScanner {
   }
 
   @Override
+  public boolean isFilterDone() {
+    return filter != null && filter.filterAllRemaining();
+  }
+
+  @Override
   public boolean isComplete() {
     return complete && pending == null;
   }
 
   @Override
-  public List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos) {
+  public List<RowResult> next(ScanBudget budget) {
     if (isDone()) {
       return List.of();
     }
-    return region.whileOpen(() -> nextOpen(Math.max(1, maxResults), maxBytes, deadlineNanos));
+    return region.whileOpen(() -> nextOpen(budget));
   }
 
-  private List<RowResult> nextOpen(int maxResults, long maxBytes, long deadlineNanos) {
+  private List<RowResult> nextOpen(ScanBudget budget) {
+    int maxResults = Math.max(1, budget.maxResults());
+    long maxBytes = budget.maxBytes();
+    long deadlineNanos = budget.deadlineNanos();
     List<RowResult> out = new ArrayList<>();
-    long bytes = 0;
+    long[] bytes = {0};
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
-    RowReader reader = new RowReader(families, spec.read(), now);
+    RowReader reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
     Cursor[] cursors = Cursors.open(families);
     try {
-      while (out.size() < maxResults && (out.isEmpty() || bytes < maxBytes)) {
+      while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
         if (pending != null) {
-          RowResult r = nextChunk();
-          out.add(r);
-          bytes += r.estimatedSize();
+          out.add(nextChunk(budget, bytes));
           continue;
         }
         if (done) {
@@ -157,6 +167,14 @@ final class JeScanner implements RegionScanner {
         RowReader.Outcome outcome = filter != null
             ? readLocked(reader, row, cursors)
             : region.rowLocks().readRow(row, () -> readRow(reader, row, cursors));
+        if (filter != null) {
+          // HBase resets the filter after each row, before asking whether it is done: a filter whose reset
+          // clears its state (ColumnCountGetFilter) goes on to the next row, one that keeps it (WhileMatchFilter) ends.
+          filter.reset();
+          if (filter.filterAllRemaining()) {
+            done = true; // HBase's nextRaw then answers "no more in this region", whatever the call's caching
+          }
+        }
         nextKeys = spec.reversed() ? null : outcome.nextKeys();
         if (outcome.seekRow() != null && !spec.reversed()) {
           resumeRow = outcome.seekRow();
@@ -172,15 +190,9 @@ final class JeScanner implements RegionScanner {
           done = true;
           complete = true;
         }
-        if (spec.batch() > 0 && cells.size() > spec.batch()) {
-          pending = cells;
-          pendingPos = 0;
-          pendingRow = row;
-          continue;
-        }
-        RowResult r = new RowResult(row, cells, false);
-        out.add(r);
-        bytes += r.estimatedSize();
+        pending = cells;
+        pendingPos = 0;
+        pendingRow = row;
       }
     } finally {
       Cursors.close(cursors);
@@ -208,8 +220,24 @@ final class JeScanner implements RegionScanner {
     }
   }
 
-  private RowResult nextChunk() {
-    int end = Math.min(pending.size(), pendingPos + spec.batch());
+  /**
+   * The next result from the row being returned: up to the scan's batch, and, when the budget may cut rows,
+   * up to the cell that makes the call's size reach its limit (HBase checks the limit after adding a cell).
+   */
+  private RowResult nextChunk(ScanBudget budget, long[] bytes) {
+    // As HBase: a filter that judges whole rows (hasFilterRow) must see them whole, so size never cuts them.
+    boolean cutBySize = budget.cutRows() && (filter == null || !filter.hasFilterRow());
+    int end = pendingPos;
+    while (end < pending.size()) {
+      bytes[0] += budget.cellSize().applyAsLong(pending.get(end));
+      end++;
+      if (spec.batch() > 0 && end - pendingPos >= spec.batch()) {
+        break;
+      }
+      if (cutBySize && bytes[0] >= budget.maxBytes()) {
+        break;
+      }
+    }
     List<Cell> chunk = List.copyOf(pending.subList(pendingPos, end));
     boolean more = end < pending.size();
     RowResult r = new RowResult(pendingRow, chunk, more);
@@ -243,7 +271,7 @@ final class JeScanner implements RegionScanner {
       Cursor c = cursors[f];
       byte[] known = nextKeys == null ? null : nextKeys[f];
       byte[] candidate;
-      if (known == RowReader.END) {
+      if (known == RowReader.END || closedFamilies[f]) {
         noteStart(f, RowReader.END);
         continue;
       } else if (known != null) {

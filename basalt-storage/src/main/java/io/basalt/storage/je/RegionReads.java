@@ -52,7 +52,7 @@ final class RegionReads {
   static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, Cursor[] cursors, byte[][] starts) {
     var filter = reader.options().filter();
     if (filter != null) {
-      filter.reset();
+      // No reset here: HBase resets after each row (the scanner does), and a Get's filter is fresh.
       if (filter.filterRowKey(row)) {
         return new RowReader.Outcome(List.of(), null, null);
       }

@@ -7,6 +7,7 @@ import com.sleepycat.je.OperationStatus;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
 import io.basalt.storage.read.ReadFilter;
 import io.basalt.storage.read.ReadFilter.Decision;
 import io.basalt.storage.read.ReadOptions;
@@ -31,17 +32,44 @@ final class RowReader {
   /** Marks a family with no keys after the row. */
   static final byte[] END = new byte[0];
 
+  /** HBase's cell order within one row and family: qualifier, then newest first, then markers before puts. */
+  private static final java.util.Comparator<Cell> HBASE_ORDER = (a, b) -> {
+    int c = Bytes.compare(a.qualifier(), b.qualifier());
+    if (c != 0) {
+      return c;
+    }
+    c = Long.compare(b.timestamp(), a.timestamp());
+    return c != 0 ? c : Integer.compare(b.type().code(), a.type().code());
+  };
+
   /** Steps to take within a column before searching for its end instead. */
   private static final int COLUMN_STEPS = 4;
 
   private final List<FamilyStore> families;
   private final ReadOptions options;
   private final long now;
+  private final boolean[] closed;
+  private final boolean reversed;
 
   RowReader(List<FamilyStore> families, ReadOptions options, long now) {
+    this(families, options, now, new boolean[families.size()]);
+  }
+
+  /**
+   * {@code closed}: the scan's families HBase would no longer read (see {@link #read}); this reader skips
+   * them and marks more. A scanner keeps one array for its whole life.
+   */
+  RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed) {
+    this(families, options, now, closed, false);
+  }
+
+  /** {@code reversed}: the rows come in a reversed scan, where HBase ignores seek hints that point forward. */
+  RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed, boolean reversed) {
     this.families = families;
     this.options = options;
     this.now = now;
+    this.closed = closed;
+    this.reversed = reversed;
   }
 
   List<FamilyStore> families() {
@@ -67,18 +95,37 @@ final class RowReader {
     ReadFilter filter = options.filter();
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
     byte[] fromFamily = null;
+    int lastFiltered = -1;
     for (int f = 0; f < families.size(); f++) {
       FamilyStore family = families.get(f);
-      if (fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
+      if (closed[f] || fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
         continue;
       }
       FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
+      int familyStart = out.size();
       walk.run(starts == null ? null : starts[f]);
+      if (options.raw()) {
+        // Family markers were walked first; HBase interleaves them with an empty-qualifier column by timestamp.
+        out.subList(familyStart, out.size()).sort(HBASE_ORDER);
+      }
       nextKeys[f] = walk.nextKey;
+      if (walk.filtered) {
+        lastFiltered = f;
+      }
+      if (walk.filterDone) {
+        closed[f] = true;
+      }
       if (walk.hintRow != null) {
         return new Outcome(out, walk.hintRow, new byte[families.size()][]);
       }
       fromFamily = walk.hintFamily;
+    }
+    if (lastFiltered >= 0 && filter.filterAllRemaining()) {
+      // HBase's store scanner asks filterAllRemaining before each key and, once it is true, closes itself for
+      // the rest of the region's scan: the family where the filter gave out (at its next key, in this row or a
+      // later one) and each later family with keys in this row (at its first). A filter whose reset revives it
+      // (ColumnCountGetFilter) then reads the next rows without them.
+      closed[lastFiltered] = true;
     }
     return new Outcome(out, null, nextKeys);
   }
@@ -99,6 +146,10 @@ final class RowReader {
 
     byte[] hintRow;
     byte[] hintFamily;
+    /** The filter ruled out everything after (filterAllRemaining) at a key of this family's row. */
+    boolean filterDone;
+    /** The filter was offered a cell of this family. */
+    boolean filtered;
     /** The first key past the row, when the walk ended by reaching it (END at the end of the database). */
     byte[] nextKey;
     private int familyCount;
@@ -123,7 +174,12 @@ final class RowReader {
       if (!(start != null && current() || seek(CellKeyCodec.familyMarkerPrefix(row)))) {
         return;
       }
+      if (!pastRowQuiet(key.getData()) && filterDone()) {
+        return; // HBase's store scanner asks before its first key of the row too, marker or cell
+      }
       // Family markers come first in the row.
+      int markersIncluded = 0;
+      boolean markersLeft = false;
       while (true) {
         byte[] k = key.getData();
         if (pastRow(k)) {
@@ -133,7 +189,44 @@ final class RowReader {
         if (!decoded.isFamilyMarker()) {
           break;
         }
-        tracker.familyMarker(decoded.timestamp(), decoded.type());
+        if (!options.raw()) {
+          tracker.familyMarker(decoded.timestamp(), decoded.type());
+        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()
+            && !markersLeft) {
+          // HBase files family markers under the empty qualifier: a raw read returns them as that column's cells.
+          Cell marker = new Cell(row, family.name(), Bytes.EMPTY, decoded.timestamp(), decoded.type(), Bytes.EMPTY);
+          if (filterDone()) {
+            return;
+          }
+          filtered |= filter != null;
+          Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(marker);
+          switch (decision) {
+            case NEXT_ROW:
+              return;
+            case SEEK_NEXT_USING_HINT:
+              if (!followHint(filter.nextCellHint(marker), k)) {
+                return;
+              }
+              continue;
+            case SKIP:
+            case NEXT_COL:
+              break;
+            default:
+              if (filter != null && markersIncluded >= options.maxVersions()) {
+                // After a filter HBase counts them as versions of the empty-qualifier column: the rest are left.
+                if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+                  return;
+                }
+                markersLeft = true;
+                break;
+              }
+              markersIncluded++;
+              if (!emit(filter == null ? marker : filter.transformCell(marker))
+                  || decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+                return;
+              }
+          }
+        }
         if (!next()) {
           return;
         }
@@ -171,7 +264,10 @@ final class RowReader {
           included = 0;
           tracker.startColumn();
         }
-        Verdict verdict = tracker.read(decoded.timestamp(), decoded.type());
+        Verdict verdict = options.raw()
+            ? rawVersionsLeft(decoded.type(), included) ? tracker.readRaw(decoded.timestamp(), decoded.type())
+                : Verdict.NO_MORE_IN_COLUMN
+            : tracker.read(decoded.timestamp(), decoded.type());
         if (verdict == Verdict.NO) {
           if (!next()) {
             return;
@@ -193,6 +289,10 @@ final class RowReader {
           continue;
         }
         Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), value);
+        if (filterDone()) {
+          return;
+        }
+        filtered |= filter != null;
         Decision decision = filter == null ? Decision.INCLUDE : filter.filterCell(cell);
         switch (decision) {
           case SKIP:
@@ -216,14 +316,23 @@ final class RowReader {
           default:
             break;
         }
-        included++;
+        if (filter != null && included >= options.maxVersions()) {
+          // HBase counts versions after the filter: it offers the filter one more version, then leaves the column.
+          if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW || !nextColumn(k, q)) {
+            return;
+          }
+          continue;
+        }
+        if (countsAsVersion(decoded.type())) {
+          included++;
+        }
         if (!emit(filter == null ? cell : filter.transformCell(cell))) {
           return;
         }
         if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
           return;
         }
-        if (decision == Decision.INCLUDE_AND_NEXT_COL || included >= options.maxVersions()) {
+        if (decision == Decision.INCLUDE_AND_NEXT_COL || columnFull(included)) {
           if (!nextColumn(k, q)) {
             return;
           }
@@ -233,6 +342,43 @@ final class RowReader {
           return;
         }
       }
+    }
+
+    /**
+     * HBase's version counting, which differs for raw reads: over a whole family without a filter (HBase's
+     * wildcard column tracker) a marker is no version, so the markers after the last counted put are still
+     * returned; over named columns, or after a filter (counted after it), every returned cell counts.
+     */
+    private boolean countsAsVersion(CellType type) {
+      return !wildcardRaw() || type == CellType.PUT;
+    }
+
+    /** True when the column has all the versions the read wants, so the walk moves on to the next column. */
+    private boolean columnFull(int included) {
+      return filter == null && !wildcardRaw() && included >= options.maxVersions();
+    }
+
+    /** In a wildcard raw read, a put past the wanted versions ends the column (markers before it do not). */
+    private boolean rawVersionsLeft(CellType type, int included) {
+      return !wildcardRaw() || type != CellType.PUT || included < options.maxVersions();
+    }
+
+    private boolean wildcardRaw() {
+      return options.raw() && wanted == null && filter == null;
+    }
+
+    /** HBase asks before every cell: once the filter rules out all that remains, the read ends, all families. */
+    private boolean filterDone() {
+      if (filter != null && filter.filterAllRemaining()) {
+        filterDone = true;
+        return true;
+      }
+      return false;
+    }
+
+    /** A raw read returns family markers unless it names columns without the empty qualifier. */
+    private boolean wantsFamilyMarkers() {
+      return wanted == null || wanted.stream().anyMatch(q -> q.length == 0);
     }
 
     /** Adds a cell subject to the per-family offset and limit; false when the family is done. */
@@ -252,6 +398,11 @@ final class RowReader {
     /** Applies a filter's seek hint; false when this family's walk is over. */
     private boolean followHint(Cell hint, byte[] currentKey) {
       if (hint == null) {
+        return next();
+      }
+      if (reversed && Bytes.compare(hint.row(), row) >= 0) {
+        // HBase's reversed store scanner takes only hints that point backwards; it steps on from the others,
+        // so it sees the markers a forward hint would have jumped (TimestampsFilter past a DeleteColumn).
         return next();
       }
       int rowCmp = Bytes.compare(hint.row(), row);
@@ -317,6 +468,10 @@ final class RowReader {
       boolean found = cursor.getNext(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
       nextKey = found ? null : END;
       return found;
+    }
+
+    private boolean pastRowQuiet(byte[] k) {
+      return !CellKeyCodec.startsWith(k, rowPrefix);
     }
 
     /** The walk reached a key of a later row: remember it for the scanner's next-row search. */

@@ -20,7 +20,15 @@ public interface RegionScanner extends AutoCloseable {
    * with nothing found yet (a selective filter over many rows): an empty list with {@link #isDone()} false
    * means "nothing yet, call again".
    */
-  List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos);
+  default List<RowResult> next(int maxResults, long maxBytes, long deadlineNanos) {
+    return next(ScanBudget.wholeRows(maxResults, maxBytes, deadlineNanos));
+  }
+
+  /**
+   * The general form: results within {@code budget}. A result cut by the scan's batch or by the budget's size
+   * (when it allows cutting rows) has {@link RowResult#partial} set; the row goes on in the next result.
+   */
+  List<RowResult> next(ScanBudget budget);
 
   /** True once the scan has returned everything (or its limit). */
   boolean isDone();
@@ -31,6 +39,14 @@ public interface RegionScanner extends AutoCloseable {
    * evaluates its own copy of the filter.)
    */
   boolean isComplete();
+
+  /**
+   * True when the scan's filter rules out every row after (HBase's {@code filterAllRemaining}). HBase's server
+   * ends the whole scan, not just this region's part, when a call finds its filter done and returns nothing.
+   */
+  default boolean isFilterDone() {
+    return false;
+  }
 
   @Override
   void close();

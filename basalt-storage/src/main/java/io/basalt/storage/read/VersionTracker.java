@@ -120,6 +120,25 @@ public final class VersionTracker {
     return Verdict.YES;
   }
 
+  /**
+   * Does a raw read (HBase's {@code Scan.setRaw}) see this stored cell, marker or put? It sees what the
+   * region keeps ({@link #retain}), inside the read's time range; markers mask nothing for it.
+   */
+  public Verdict readRaw(long ts, CellType type) {
+    Verdict kept = retain(ts, type);
+    if (kept == Verdict.NO_MORE_IN_COLUMN || ts < readRange.min()) {
+      return Verdict.NO_MORE_IN_COLUMN;
+    }
+    return kept == Verdict.YES && readRange.contains(ts) ? Verdict.YES : Verdict.NO;
+  }
+
+  /** The family-marker counterpart of {@link #readRaw}; records the marker as {@link #familyMarker} does. */
+  public boolean readRawFamilyMarker(long ts, CellType type) {
+    boolean kept = retainFamilyMarker(ts, type);
+    familyMarker(ts, type);
+    return kept && readRange.contains(ts);
+  }
+
   /** Would a major compaction keep this stored cell? */
   public Verdict retain(long ts, CellType type) {
     if (type.isDelete()) {

@@ -199,8 +199,10 @@ class ScanTest extends RegionTestBase {
     };
     List<RowResult> out = scanAll(r, ScanSpec.range(of("a"), of("c")).withRead(ReadOptions.DEFAULT.withFilter(filter)));
     assertThat(rows(out)).containsExactly("a[f1:q2@2=a2, f2:x@1=ax]");
-    assertThat(calls).containsExactly("reset", "rowKey a", "cell a:q1", "cell a:q2", "cell a:x", "rowCells 2", "filterRow",
-        "reset", "rowKey b");
+    // As HBase: the filter is reset after each row; it is offered one version past the one wanted (a:q2@1), since
+    // HBase counts versions after the filter.
+    assertThat(calls).containsExactly("rowKey a", "cell a:q1", "cell a:q2", "cell a:q2", "cell a:x", "rowCells 2",
+        "filterRow", "reset", "rowKey b", "reset");
   }
 
   @Test
@@ -233,7 +235,9 @@ class ScanTest extends RegionTestBase {
         return false;
       }
     };
-    assertThat(rowKeys(scanAll(r, ScanSpec.all().withRead(ReadOptions.DEFAULT.withFilter(stopAfterTwo))))).containsExactly("a", "b");
+    // HBase's store scanner asks filterAllRemaining before each key: row b's filterRowKey made it true, so b's
+    // cells are not read and the scan ends.
+    assertThat(rowKeys(scanAll(r, ScanSpec.all().withRead(ReadOptions.DEFAULT.withFilter(stopAfterTwo))))).containsExactly("a");
     ReadFilter dropRowC = new ReadFilter() {
       @Override
       public boolean filterRowKey(byte[] row) {
