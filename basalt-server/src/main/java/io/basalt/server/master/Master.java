@@ -228,6 +228,34 @@ public final class Master {
     throwUnless(drive(p, table), Outcome.Kind.SPLIT);
   }
 
+  /** Runs a snapshot protocol to its end (see {@link Snapshots}); the caller holds this master's lock. */
+  Outcome driveSnapshot(Protocol p, TableDescriptor table) throws IOException {
+    return drive(p, table);
+  }
+
+  InFlight inFlight() {
+    return inFlight;
+  }
+
+  TransactionStore transactions() {
+    return transactions;
+  }
+
+  private volatile Snapshots snapshots;
+
+  /** Taking, listing, cloning, restoring, deleting, exporting and importing snapshots. */
+  public Snapshots snapshots() {
+    if (snapshots == null) {
+      snapshots = new Snapshots(this);
+    }
+    return snapshots;
+  }
+
+  /** A region id after every one handed out so far (clones and restores name their regions with it). */
+  long newRegionId() {
+    return nextRegionId();
+  }
+
   /** The caller's error for a split or move that did not happen. */
   private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {
     if (outcome.kind() == Outcome.Kind.REFUSED) {

@@ -63,6 +63,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
+  private final RegionSnapshots snapshots;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -72,6 +73,10 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
+    this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, encoded -> {
+      HostedRegion r = regions.get(encoded);
+      return r == null ? null : r.store();
+    }, serverName::toString);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
@@ -409,6 +414,14 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       primaries.roleChanged(encoded);
       LOG.info("opened member {} of {} ({})", self.nodeName(), info.getRegionNameAsString(), store.role());
     }
+  }
+
+  @Override
+  public io.basalt.server.control.SnapshotControl snapshots() {
+    if (snapshots == null) {
+      throw new IllegalStateException(serverName + " hosts no regions, so no snapshots");
+    }
+    return snapshots;
   }
 
   @Override
