@@ -217,6 +217,10 @@ public final class Catalog {
   /** Writes several region records in one ZooKeeper transaction: readers see all of them or none. */
   public synchronized void putRegions(List<RegionRecord> records) throws IOException {
     try {
+      // A transaction's creates need their parent: a fresh cluster's first regions may come this way (a clone).
+      if (zk.checkExists().forPath(root + "/regionmap") == null) {
+        zk.create().orSetData().creatingParentsIfNeeded().forPath(root + "/regionmap");
+      }
       List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
       for (RegionRecord r : records) {
         String path = root + "/regionmap/" + r.info().getEncodedName();
