@@ -99,7 +99,7 @@ final class RegionSnapshots implements SnapshotControl {
       throw new IOException("the copy of " + region.getRegionNameAsString() + " here is not its group's primary"
           + " (a snapshot is taken from the primary, which holds every acknowledged write)");
     }
-    try (LogSegmentSet set = store.logSegments()) {
+    try (LogSegmentSet set = store.checkpointedSegments()) {
       return SegmentLinker.link(FILES, set, work, member).bytesCopied();
     }
   }

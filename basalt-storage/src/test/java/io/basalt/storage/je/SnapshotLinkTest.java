@@ -37,7 +37,7 @@ class SnapshotLinkTest extends RegionTestBase {
     }
     Path snap = dir.resolve("snap");
     SegmentLinker.Linked linked;
-    try (LogSegmentSet set = r.logSegments()) {
+    try (LogSegmentSet set = r.checkpointedSegments()) {
       linked = SegmentLinker.link(LocalStorageFiles.INSTANCE, set, snap, false);
       assertThat(linked.files()).isEqualTo(set.files().size()).isGreaterThan(1);
       assertThat(linked.bytesCopied()).isZero();
