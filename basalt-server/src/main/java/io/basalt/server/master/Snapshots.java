@@ -78,9 +78,13 @@ public final class Snapshots {
   public SnapshotRecord take(String name, TableName table) throws IOException {
     checkName(name);
     synchronized (master) {
-      if (catalog.snapshots().get(name).isPresent() || inFlight(name)) {
+      if (catalog.snapshots().get(name).isPresent()) {
         throw new SnapshotExistsException("Snapshot '" + name + "' already stored on the filesystem.",
             new SnapshotDescription(name, table));
+      }
+      if (inFlight(name)) {
+        // An earlier try left half done (a server it needed went away) is finished or undone in the background.
+        throw new PleaseHoldException("snapshot " + name + " is being taken, undone or deleted; try again");
       }
       TableDescriptor desc = catalog.table(table).orElseThrow(() -> new SnapshotCreationException(
           "Table '" + table + "' doesn't exist, can't take snapshot.", new SnapshotDescription(name, table)));
