@@ -229,11 +229,11 @@ public final class StorageBench implements Callable<Integer> {
     out.println("## Snapshot");
     out.println();
     MarkdownTable t = new MarkdownTable("region", ">log on disk", ">segments", ">snapshot", ">extra disk",
-        ">longest put meanwhile", ">clone", ">clone copied", ">open clone");
+        ">longest put meanwhile", ">clone", ">clone copied", ">open clone", ">held after a rewrite");
     for (SnapshotBench.Result r : snapshots) {
       t.row(r.dataMb() + " MB", mb(r.logBytes()), Integer.toString(r.files()), ms(r.snapshotNanos()),
           String.format("%,d B", r.extraBytes()), ms(r.writerMaxNanos()), ms(r.cloneNanos()), mb(r.cloneCopied()),
-          ms(r.openNanos()));
+          ms(r.openNanos()), mb(r.extraAfterRewrite()));
     }
     out.print(t.render());
     out.println();
@@ -241,7 +241,9 @@ public final class StorageBench implements Callable<Integer> {
         + "a writer overwrites random rows with SYNC_WAL puts. extra disk: bytes of the snapshot's files that no other "
         + "directory shares, right after (it grows as the live region's cleaner deletes segments the snapshot still "
         + "holds, up to the region's size then). clone: engine.cloneClosed() of the snapshot (segments linked, the "
-        + "tail copied); open: opening the clone as a region. %d MB log segments.%n", s.logFileMb());
+        + "tail copied); open: opening the clone as a region. held after a rewrite: what only the snapshot keeps once the "
+        + "region has overwritten every row and closed (its cleaner deleted the segments it no longer needs). %d MB log "
+        + "segments.%n", s.logFileMb());
   }
 
   private void printSettings(Settings s, Set<Workload> selected) {
