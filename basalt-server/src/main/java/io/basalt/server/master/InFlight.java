@@ -34,6 +34,11 @@ final class InFlight {
     this.catalog = catalog;
   }
 
+  /** Whether the transaction {@code id} is still in ZooKeeper (not finished or undone yet). */
+  boolean has(String id) throws IOException {
+    return transactions.all().containsKey(id);
+  }
+
   /** Encoded names of the regions held now. */
   Set<String> held() throws IOException {
     Set<String> held = new HashSet<>();

@@ -237,25 +237,6 @@ public final class Master {
     return inFlight;
   }
 
-  TransactionStore transactions() {
-    return transactions;
-  }
-
-  private volatile Snapshots snapshots;
-
-  /** Taking, listing, cloning, restoring, deleting, exporting and importing snapshots. */
-  public Snapshots snapshots() {
-    if (snapshots == null) {
-      snapshots = new Snapshots(this);
-    }
-    return snapshots;
-  }
-
-  /** A region id after every one handed out so far (clones and restores name their regions with it). */
-  long newRegionId() {
-    return nextRegionId();
-  }
-
   /** The caller's error for a split or move that did not happen. */
   private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {
     if (outcome.kind() == Outcome.Kind.REFUSED) {
@@ -444,7 +425,7 @@ public final class Master {
   }
 
   /** Region ids are creation times in ms, unique and increasing (they name the region). */
-  private synchronized long nextRegionId() {
+  synchronized long nextRegionId() {
     lastRegionId = Math.max(System.currentTimeMillis(), lastRegionId + 1);
     return lastRegionId;
   }

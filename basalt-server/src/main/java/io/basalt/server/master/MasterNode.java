@@ -157,7 +157,7 @@ public final class MasterNode implements AutoCloseable {
       MasterServiceHandler masterService = new MasterServiceHandler(m, decommissioning);
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
           MasterService.BlockingInterface.class, "MasterService", masterService,
-          new SnapshotServiceHandler(m.snapshots(), masterService))));
+          new SnapshotServiceHandler(new Snapshots(m), masterService))));
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
           ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

@@ -149,7 +149,7 @@ public final class Snapshots {
     requireServers(s);
     TableDescriptor desc = TableDescriptorBuilder.copy(table, s.table());
     require(master.driveSnapshot(CloneSnapshotProtocol.clone("clone-" + table.getNameAsString().replace(':', '.'),
-        s, desc, master.newRegionId()), desc), Outcome.Kind.CLONED);
+        s, desc, master.nextRegionId()), desc), Outcome.Kind.CLONED);
   }
 
   private void restore(SnapshotRecord s) throws IOException {
@@ -170,7 +170,7 @@ public final class Snapshots {
       }
     }
     require(master.driveSnapshot(CloneSnapshotProtocol.restore("restore-" + table.getNameAsString().replace(':', '.'),
-        s, replaced, master.newRegionId()), s.table()), Outcome.Kind.RESTORED);
+        s, replaced, master.nextRegionId()), s.table()), Outcome.Kind.RESTORED);
   }
 
   /** Each region's files are on one server: it must be up (retriable), or the snapshot cannot be read now. */
@@ -254,7 +254,7 @@ public final class Snapshots {
   /** Whether a transaction (taking, importing or deleting) of that snapshot is left in ZooKeeper. */
   private boolean inFlight(String name) {
     try {
-      return master.transactions().all().keySet().contains(txnId(name));
+      return master.inFlight().has(txnId(name));
     } catch (IOException e) {
       return false;
     }

@@ -73,10 +73,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
-    this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, encoded -> {
-      HostedRegion r = regions.get(encoded);
-      return r == null ? null : r.store();
-    }, serverName::toString);
+    this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
+        serverName::toString);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
@@ -418,10 +416,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   @Override
   public io.basalt.server.control.SnapshotControl snapshots() {
-    if (snapshots == null) {
-      throw new IllegalStateException(serverName + " hosts no regions, so no snapshots");
-    }
-    return snapshots;
+    return java.util.Objects.requireNonNull(snapshots, "a master's meta server hosts no regions, so no snapshots");
   }
 
   @Override
