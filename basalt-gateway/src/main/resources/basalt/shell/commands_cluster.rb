@@ -136,7 +136,7 @@ module Basalt
         puts "Arguments use Ruby syntax, as HBase: create 't', {NAME => 'f', VERSIONS => 3}; " \
              "scan 't', {LIMIT => 10}"
       else
-        text = COMMAND_HELP[name.to_s] or raise ArgumentError, "Unknown command: #{name}"
+        text = COMMAND_HELP[name.to_s] || SnapshotCommands::HELP[name.to_s] or raise ArgumentError, "Unknown command: #{name}"
         puts text
       end
       nil

@@ -6,6 +6,7 @@ module Basalt
     include TableCommands
     include DataCommands
     include ClusterCommands
+    include SnapshotCommands
 
     attr_reader :conf
 
@@ -33,7 +34,7 @@ module Basalt
 
     # The method names a user can type (completion, `help`).
     def self.command_names
-      [TableCommands, DataCommands, ClusterCommands].flat_map(&:public_instance_methods).map(&:to_s).sort
+      [TableCommands, DataCommands, ClusterCommands, SnapshotCommands].flat_map(&:public_instance_methods).map(&:to_s).sort
     end
 
     private

@@ -8,6 +8,7 @@ require_relative 'arguments'
 require_relative 'commands_tables'
 require_relative 'commands_data'
 require_relative 'commands_cluster'
+require_relative 'commands_snapshots'
 require_relative 'session'
 require_relative 'repl'
 

@@ -51,12 +51,9 @@ class UnsupportedFeaturesTest {
 
   /** Basalt only: HBase has these features. */
   @Test
-  void snapshotsFailNamingTheFeature() throws IOException {
+  void replicationAdminFailsNamingTheFeature() throws IOException {
     Connection conn = Targets.connection(Targets.BASALT);
     try (Admin admin = conn.getAdmin()) {
-      TableName t = Fixtures.createTable(conn, "uf_snap");
-      assertThatThrownBy(() -> admin.snapshot("s1", t)).isInstanceOf(DoNotRetryIOException.class)
-          .hasMessageContaining("Snapshot").hasMessageContaining("not supported by Basalt");
       assertThatThrownBy(() -> admin.listReplicationPeers()).hasMessageContaining("not supported by Basalt");
     }
   }

@@ -25,12 +25,13 @@ import picocli.CommandLine.Option;
 @Command(name = "storage-bench", sortOptions = false, usageHelpWidth = 110,
     description = {
         "Measures the Basalt storage layer: put, get and 100-row scan rates (ops/s and process CPU per op) with",
-        "1000-byte values, and midpoint, clone and restricted-open times of regions being split.",
+        "1000-byte values, midpoint, clone and restricted-open times of regions being split, and the time and",
+        "extra disk space of a snapshot of a live region (and of a clone of it).",
         "Sizes are in MB of value data (MB = 2^20 bytes). All data goes to a fresh directory under --dir,",
         "deleted at the end."})
 public final class StorageBench implements Callable<Integer> {
   /** The workloads, in the order they run. */
-  enum Workload { put, get, scan, split }
+  enum Workload { put, get, scan, split, snapshot }
 
   @Option(names = "--quick", description = "Smoke run: small data sets (cache 16 MB, reads 8/64 MB, splits 20/60 MB) "
       + "and 1 s per figure after 0.5 s of warm-up; explicit options still win.")
@@ -86,6 +87,13 @@ public final class StorageBench implements Callable<Integer> {
   @Option(names = "--split-mb", split = ",", paramLabel = "MB",
       description = "Region sizes of the split figures (default 100,1024; --quick 20,60).")
   List<Long> splitMb;
+
+  @Option(names = "--snapshot-mb", split = ",", paramLabel = "MB",
+      description = "Region sizes of the snapshot figures (default 100; --quick 20; --large-snapshots adds 1024,5120).")
+  List<Long> snapshotMb;
+
+  @Option(names = "--large-snapshots", description = "Also snapshot 1 GB and 5 GB regions (about 8 GB of disk, minutes).")
+  boolean largeSnapshots;
 
   @Option(names = "--log-file-mb", paramLabel = "MB", defaultValue = "10",
       description = "Log segment size (default ${DEFAULT-VALUE}, the engine's default).")
@@ -172,6 +180,7 @@ public final class StorageBench implements Callable<Integer> {
 
     List<RateResult> rates = new ArrayList<>();
     List<SplitResult> splits = new ArrayList<>();
+    List<SnapshotBench.Result> snapshots = new ArrayList<>();
     long start = System.nanoTime();
     try {
       if (selected.contains(Workload.put)) {
@@ -185,6 +194,11 @@ public final class StorageBench implements Callable<Integer> {
           splits.add(SplitBench.run(ctx, mb));
         }
       }
+      if (selected.contains(Workload.snapshot)) {
+        for (long mb : snapshotSizes()) {
+          snapshots.add(SnapshotBench.run(ctx, mb));
+        }
+      }
     } finally {
       ctx.closeEngine();
       if (keep) {
@@ -196,7 +210,40 @@ public final class StorageBench implements Callable<Integer> {
     }
     out.printf("%nfinished in %.0f s%n%n", (System.nanoTime() - start) / 1e9);
     printTables(s, rates, splits);
+    printSnapshots(s, snapshots);
     return 0;
+  }
+
+  private List<Long> snapshotSizes() {
+    List<Long> sizes = new ArrayList<>(snapshotMb != null ? snapshotMb : List.of(quick ? 20L : 100L));
+    if (largeSnapshots) {
+      sizes.addAll(List.of(1024L, 5120L));
+    }
+    return sizes;
+  }
+
+  private void printSnapshots(Settings s, List<SnapshotBench.Result> snapshots) {
+    if (snapshots.isEmpty()) {
+      return;
+    }
+    out.println("## Snapshot");
+    out.println();
+    MarkdownTable t = new MarkdownTable("region", ">log on disk", ">segments", ">snapshot", ">extra disk",
+        ">longest put meanwhile", ">clone", ">clone copied", ">open clone", ">held after a rewrite");
+    for (SnapshotBench.Result r : snapshots) {
+      t.row(r.dataMb() + " MB", mb(r.logBytes()), Integer.toString(r.files()), ms(r.snapshotNanos()),
+          String.format("%,d B", r.extraBytes()), ms(r.writerMaxNanos()), ms(r.cloneNanos()), mb(r.cloneCopied()),
+          ms(r.openNanos()), mb(r.extraAfterRewrite()));
+    }
+    out.print(t.render());
+    out.println();
+    out.printf("A live region's log segment set (a forced checkpoint, then JE flips to a new segment) hard-linked into a snapshot directory while "
+        + "a writer overwrites random rows with SYNC_WAL puts. extra disk: bytes of the snapshot's files that no other "
+        + "directory shares, right after (it grows as the live region's cleaner deletes segments the snapshot still "
+        + "holds, up to the region's size then). clone: engine.cloneClosed() of the snapshot (segments linked, the "
+        + "tail copied); open: opening the clone as a region. held after a rewrite: what only the snapshot keeps once the "
+        + "region has overwritten every row and closed (its cleaner deleted the segments it no longer needs). %d MB log "
+        + "segments.%n", s.logFileMb());
   }
 
   private void printSettings(Settings s, Set<Workload> selected) {
@@ -215,6 +262,9 @@ public final class StorageBench implements Callable<Integer> {
     }
     if (selected.contains(Workload.split)) {
       largest = Math.max(largest, Collections.max(s.splitMb()));
+    }
+    if (selected.contains(Workload.snapshot)) {
+      largest = Math.max(largest, Collections.max(snapshotSizes()));
     }
     try {
       long freeMb = Files.getFileStore(root).getUsableSpace() >> 20;

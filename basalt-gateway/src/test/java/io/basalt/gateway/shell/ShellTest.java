@@ -191,9 +191,41 @@ class ShellTest {
     assertThat(out).containsPattern("DECOMMISSIONED REGION SERVERS\n [^,\n]+,\\d+,\\d+\n1 row\\(s\\)\n");
     assertThat(out).contains("scan 't1' [, {COLUMNS => ['f1'], LIMIT => 10");
     assertThat(out).contains("Basalt shell: HBase's shell language over the HBase client. Commands:\n")
-        .containsPattern("alter, balance_switch, balancer, count, create, .*, whoami\n");
+        .containsPattern("alter, balance_switch, balancer, clone_snapshot, count, create, .*, list_snapshots, .*, restore_snapshot, scan, snapshot, .*, whoami\n");
     assertThat(out).contains("TABLE\n0 row(s)\nTook ").contains("=> []\n");
     assertThat(out).containsPattern("Took \\d+\\.\\d{4} seconds");
+  }
+
+  @Test
+  void snapshotCommandsTakeListCloneRestoreAndDelete() {
+    Run run = shell(String.join("\n",
+        "create 'snt', 'f'",
+        "put 'snt', 'r1', 'f:a', 'before'",
+        "snapshot 'snt', 'snt_s1'",
+        "put 'snt', 'r1', 'f:a', 'after'",
+        "list_snapshots",
+        "list_snapshots 'nomatch.*'",
+        "clone_snapshot 'snt_s1', 'snt_copy'",
+        "get 'snt_copy', 'r1'",
+        "disable 'snt'",
+        "restore_snapshot 'snt_s1'",
+        "enable 'snt'",
+        "get 'snt', 'r1'",
+        "delete_snapshot 'snt_s1'",
+        "list_snapshots",
+        "help 'clone_snapshot'",
+        "disable 'snt'", "drop 'snt'", "disable 'snt_copy'", "drop 'snt_copy'", // the cluster is shared
+        "clone_snapshot 'snt_missing', 'snt_other'"), "-n");
+    String out = run.out();
+    assertThat(out).containsPattern("SNAPSHOT TABLE \\+ CREATION TIME\n snt_s1 snt \\(\\d{4}-\\d\\d-\\d\\d [^)]+\\)\n1 row\\(s\\)\nTook ")
+        .contains("=> [\"snt_s1\"]\n");
+    assertThat(out).contains("SNAPSHOT TABLE + CREATION TIME\n0 row(s)\nTook ");
+    assertThat(out).containsPattern("COLUMN CELL\n f:a timestamp=[^,]+, value=before\n1 row\\(s\\)[^=]+COLUMN CELL\n"
+        + " f:a timestamp=[^,]+, value=before\n1 row\\(s\\)");
+    assertThat(out).doesNotContain("value=after");
+    assertThat(out).contains("clone_snapshot 'snapshotName', 'tableName'");
+    assertThat(out).contains("ERROR: SnapshotDoesNotExistException: ").contains("For usage try 'help \"clone_snapshot\"'");
+    assertThat(run.code()).as("-n stops at the failed command").isEqualTo(1);
   }
 
   @Test

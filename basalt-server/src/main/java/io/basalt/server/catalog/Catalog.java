@@ -30,6 +30,7 @@ import org.apache.zookeeper.KeeperException;
  * ROOT/tables/NS:NAME             TableDescriptorBuilder.toByteArray (PBUF + TableSchema)
  * ROOT/table-states/NS:NAME       HBaseProtos.TableState
  * ROOT/regionmap/ENCODED          RegionRecord
+ * ROOT/snapshots/NAME             SnapshotRecord ({@link SnapshotCatalog})
  * </pre>
  */
 public final class Catalog {
@@ -41,10 +42,17 @@ public final class Catalog {
   private final Map<String, RegionRecord> regions = new ConcurrentHashMap<>();
   private volatile String clusterId;
   private volatile long version;
+  private final SnapshotCatalog snapshots;
 
   public Catalog(CuratorFramework zk, String root) {
     this.zk = zk;
     this.root = root;
+    this.snapshots = new SnapshotCatalog(zk, root);
+  }
+
+  /** The completed snapshots. */
+  public SnapshotCatalog snapshots() {
+    return snapshots;
   }
 
   /** Reads everything from ZooKeeper, creating the cluster id and built-in namespaces on first start. */
@@ -73,6 +81,7 @@ public final class Catalog {
       for (String r : children("regionmap")) {
         regions.put(r, RegionRecord.decode(zk.getData().forPath(root + "/regionmap/" + r)));
       }
+      snapshots.load();
       version++;
     } catch (IOException e) {
       throw e;
@@ -208,6 +217,10 @@ public final class Catalog {
   /** Writes several region records in one ZooKeeper transaction: readers see all of them or none. */
   public synchronized void putRegions(List<RegionRecord> records) throws IOException {
     try {
+      // A transaction's creates need their parent: a fresh cluster's first regions may come this way (a clone).
+      if (zk.checkExists().forPath(root + "/regionmap") == null) {
+        zk.create().orSetData().creatingParentsIfNeeded().forPath(root + "/regionmap");
+      }
       List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
       for (RegionRecord r : records) {
         String path = root + "/regionmap/" + r.info().getEncodedName();

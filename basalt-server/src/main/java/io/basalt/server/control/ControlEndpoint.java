@@ -40,7 +40,9 @@ public final class ControlEndpoint {
   /** Exposes a region server's {@link RegionServerControl} calls. */
   public static ControlEndpoint of(RegionServerControl rs) {
     byte[] none = new byte[0];
-    return new ControlEndpoint()
+    ControlEndpoint endpoint = new ControlEndpoint();
+    RemoteSnapshots.register(endpoint, rs.snapshots());
+    return endpoint
         .register("openRegion", a -> {
           rs.openRegion(a.region(), a.table());
           return none;

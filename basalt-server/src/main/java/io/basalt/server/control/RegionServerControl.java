@@ -46,6 +46,9 @@ public interface RegionServerControl {
   /** This server's part in splitting replicated regions. */
   GroupSplitControl groupSplits();
 
+  /** This server's snapshot directories. */
+  SnapshotControl snapshots();
+
   /**
    * On the server of a replicated region's primary: hands the primary role to the member on {@code target}
    * (up and caught up) and returns once the group has elected it; writes in flight finish or fail retriably.

@@ -57,6 +57,11 @@ public final class RemoteRegionServer implements RegionServerControl, GroupSplit
   }
 
   @Override
+  public SnapshotControl snapshots() {
+    return new RemoteSnapshots(client);
+  }
+
+  @Override
   public long sealForSplit(RegionInfo parent) throws IOException {
     return new ControlCodec.Reader(client.call("sealForSplit", new ControlCodec.Writer().region(parent).toBytes()))
         .number();

@@ -3,7 +3,9 @@ package io.basalt.server.master;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.master.protocol.CloneTxn;
 import io.basalt.server.master.protocol.MemberTxn;
+import io.basalt.server.master.protocol.SnapshotTxn;
 import io.basalt.server.master.protocol.GroupSplitTxn;
 import io.basalt.server.master.protocol.MoveTxn;
 import io.basalt.server.master.protocol.SplitTxn;
@@ -32,6 +34,11 @@ final class InFlight {
     this.catalog = catalog;
   }
 
+  /** Whether the transaction {@code id} is still in ZooKeeper (not finished or undone yet). */
+  boolean has(String id) throws IOException {
+    return transactions.all().containsKey(id);
+  }
+
   /** Encoded names of the regions held now. */
   Set<String> held() throws IOException {
     Set<String> held = new HashSet<>();
@@ -40,7 +47,11 @@ final class InFlight {
         Txn txn = Txn.parse(record);
         List<RegionInfo> regions = txn instanceof SplitTxn s ? List.of(s.parent(), s.daughterA(), s.daughterB())
             : txn instanceof GroupSplitTxn g ? List.of(g.parent(), g.daughterA(), g.daughterB())
-            : txn instanceof MemberTxn m ? List.of(m.region()) : List.of(((MoveTxn) txn).region());
+            : txn instanceof MemberTxn m ? List.of(m.region())
+            : txn instanceof SnapshotTxn t ? t.snapshot().parts().stream().map(p -> p.region()).toList()
+            : txn instanceof CloneTxn c ? java.util.stream.Stream.concat(c.targets().stream(),
+                c.replaced().stream().map(p -> p.region())).toList()
+            : List.of(((MoveTxn) txn).region());
         regions.forEach(r -> held.add(r.getEncodedName()));
       } catch (IOException unreadable) {
         // logged when the master recovers transactions

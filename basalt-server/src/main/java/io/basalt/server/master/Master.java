@@ -239,6 +239,15 @@ public final class Master {
     throwUnless(drive(p, table), Outcome.Kind.SPLIT);
   }
 
+  /** Runs a snapshot protocol to its end (see {@link Snapshots}); the caller holds this master's lock. */
+  Outcome driveSnapshot(Protocol p, TableDescriptor table) throws IOException {
+    return drive(p, table);
+  }
+
+  InFlight inFlight() {
+    return inFlight;
+  }
+
   /** The caller's error for a split or move that did not happen. */
   private static void throwUnless(Outcome outcome, Outcome.Kind wanted) throws IOException {
     if (outcome.kind() == Outcome.Kind.REFUSED) {
@@ -435,7 +444,7 @@ public final class Master {
   }
 
   /** Region ids are creation times in ms, unique and increasing (they name the region). */
-  private synchronized long nextRegionId() {
+  synchronized long nextRegionId() {
     lastRegionId = Math.max(System.currentTimeMillis(), lastRegionId + 1);
     return lastRegionId;
   }

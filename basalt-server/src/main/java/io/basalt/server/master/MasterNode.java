@@ -155,8 +155,10 @@ public final class MasterNode implements AutoCloseable {
       MetaView meta = new MetaView(c, primaries);
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
+      MasterServiceHandler masterService = new MasterServiceHandler(m, decommissioning);
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
-          MasterService.BlockingInterface.class, "MasterService", new MasterServiceHandler(m, decommissioning))));
+          MasterService.BlockingInterface.class, "MasterService", masterService,
+          new SnapshotServiceHandler(new Snapshots(m), masterService))));
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
           ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

@@ -48,7 +48,7 @@ public final class MasterServiceHandler {
   }
 
   @FunctionalInterface
-  private interface Procedure {
+  interface Procedure {
     void run() throws IOException;
   }
 
@@ -66,7 +66,7 @@ public final class MasterServiceHandler {
    * after a timeout - waits for and returns the first call's procedure instead of running it twice (a
    * second createTable would fail with TableExistsException), as HBase's procedure executor does.
    */
-  private long procedure(long nonceGroup, long nonce, Procedure p) throws IOException {
+  long procedure(long nonceGroup, long nonce, Procedure p) throws IOException {
     if (nonce == 0) {
       return procedure(p);
     }

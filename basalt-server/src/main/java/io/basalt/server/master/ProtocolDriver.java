@@ -78,6 +78,7 @@ final class ProtocolDriver {
   private final OperationHistory history;
   private final ReplicatedRegions replicated;
   private final GroupSplitSteps groupSplits;
+  private final SnapshotSteps snapshotSteps;
   private final ParallelParts parallel = new ParallelParts();
   private final PendingDrops pendingDrops;
 
@@ -91,6 +92,7 @@ final class ProtocolDriver {
     this.prefetches = prefetches;
     this.history = history;
     this.groupSplits = new GroupSplitSteps(catalog, servers);
+    this.snapshotSteps = new SnapshotSteps(catalog, servers);
   }
 
   /**
@@ -191,6 +193,8 @@ final class ProtocolDriver {
       at(m.target()).abortMoveIn(m.region());
     } else if (a instanceof Action.AbortMoveAway m) {
       at(m.source()).abortMoveAway(m.region(), table);
+    } else if (SnapshotSteps.handles(a)) {
+      return snapshotSteps.execute(a);
     } else if (!executeMemberAction(a, table)) {
       return groupSplits.execute(a, table);
     }
@@ -362,7 +366,10 @@ final class ProtocolDriver {
     if (a instanceof Action.PersistTxn r) {
       String phase = r.txn() instanceof SplitTxn s ? s.phase().name()
           : r.txn() instanceof GroupSplitTxn g ? g.phase().name()
-          : r.txn() instanceof MemberTxn m ? m.phase().name() : ((MoveTxn) r.txn()).phase().name();
+          : r.txn() instanceof MemberTxn m ? m.phase().name()
+          : r.txn() instanceof io.basalt.server.master.protocol.SnapshotTxn t ? t.phase().name()
+          : r.txn() instanceof io.basalt.server.master.protocol.CloneTxn c ? c.phase().name()
+          : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
     return "master." + kind + "." + a.getClass().getSimpleName();
@@ -394,7 +401,12 @@ final class ProtocolDriver {
     Run(Protocol p) {
       this.protocol = p;
       this.kind = p instanceof SplitProtocol ? "split" : p instanceof GroupSplitProtocol ? "gsplit"
-          : p instanceof ReplaceMemberProtocol ? "member" : "move";
+          : p instanceof ReplaceMemberProtocol ? "member" : p instanceof MoveProtocol ? "move"
+          : p instanceof io.basalt.server.master.protocol.CloneSnapshotProtocol ? "clone" : "snapshot";
+      if (!(p instanceof MoveProtocol || p instanceof SplitProtocol || p instanceof GroupSplitProtocol
+          || p instanceof ReplaceMemberProtocol)) {
+        return; // snapshot protocols: not in the split/move history
+      }
       if (p instanceof SplitProtocol s) {
         s.txn().ifPresent(this::describe);
       } else if (p instanceof GroupSplitProtocol g) {
@@ -464,6 +476,10 @@ final class ProtocolDriver {
     }
 
     private void describe(Txn txn) {
+      if (txn instanceof io.basalt.server.master.protocol.SnapshotTxn
+          || txn instanceof io.basalt.server.master.protocol.CloneTxn) {
+        return;
+      }
       if (txn instanceof MemberTxn m) {
         region = m.region();
         from = m.removed() == null ? null : m.removed().server();

@@ -1,7 +1,10 @@
 package io.basalt.server.master;
 
 import io.basalt.server.catalog.TransactionStore;
+import io.basalt.server.master.protocol.CloneSnapshotProtocol;
+import io.basalt.server.master.protocol.DeleteSnapshotProtocol;
 import io.basalt.server.master.protocol.GroupSplitProtocol;
+import io.basalt.server.master.protocol.SnapshotProtocol;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.Protocol;
 import io.basalt.server.master.protocol.ReplaceMemberProtocol;
@@ -57,13 +60,24 @@ final class TransactionRecovery {
       }
       try {
         LOG.info("{}: {}", t.getKey(), p.committed() ? "finishing it" : "undoing it");
-        protocols.drive(p, tables.table(regionOf(p).getTable()));
+        protocols.drive(p, tableOf(p));
       } catch (IOException e) {
         all = false;
         LOG.warn("cannot recover transaction {} yet: {}", t.getKey(), e.getMessage());
       }
     }
     return all;
+  }
+
+  /** The table a protocol opens regions of: a clone's own (not in the catalog yet); none for a snapshot's. */
+  private TableDescriptor tableOf(Protocol p) throws TableNotFoundException {
+    if (p instanceof CloneSnapshotProtocol c) {
+      return c.txn().table();
+    }
+    if (p instanceof SnapshotProtocol || p instanceof DeleteSnapshotProtocol) {
+      return null;
+    }
+    return tables.table(regionOf(p).getTable());
   }
 
   /** The region a protocol works on (a split's parent). */

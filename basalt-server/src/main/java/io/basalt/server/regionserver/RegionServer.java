@@ -65,6 +65,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private final MemberSplits memberSplits;
   private final SplitHolds splitHolds = new SplitHolds(SplitHolds.MAX);
   private final RegionCompactions compactions = new RegionCompactions();
+  private final RegionSnapshots snapshots;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -74,6 +75,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
+    this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
+        serverName::toString);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
@@ -456,6 +459,11 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       primaries.roleChanged(encoded);
       LOG.info("opened member {} of {} ({})", self.nodeName(), info.getRegionNameAsString(), store.role());
     }
+  }
+
+  @Override
+  public io.basalt.server.control.SnapshotControl snapshots() {
+    return java.util.Objects.requireNonNull(snapshots, "a master's meta server hosts no regions, so no snapshots");
   }
 
   @Override

@@ -331,6 +331,19 @@ final class JeRegion implements Region {
   }
 
   @Override
+  public LogSegmentSet checkpointedSegments() {
+    enter();
+    try {
+      log.checkpoint();
+      return log.openSegmentSet(-1);
+    } catch (DatabaseException e) {
+      throw JeErrors.translate("checkpoint", e);
+    } finally {
+      exit();
+    }
+  }
+
+  @Override
   public LogSegmentSet logSegmentsAfter(long afterSegment) {
     return openSegmentSet(afterSegment);
   }

@@ -367,6 +367,11 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   @Override
+  public LogSegmentSet checkpointedSegments() {
+    return region.checkpointedSegments();
+  }
+
+  @Override
   public LogSegmentSet logSegmentsAfter(long afterSegment) {
     return region.logSegmentsAfter(afterSegment);
   }

@@ -92,6 +92,13 @@ final class RegionLog {
     return Boolean.parseBoolean(env.getMutableConfig().getConfigParam(EnvironmentConfig.ENV_RUN_CLEANER));
   }
 
+  /** A forced checkpoint: recovery of a copy of the log made after it starts here. */
+  void checkpoint() {
+    CheckpointConfig force = new CheckpointConfig();
+    force.setForce(true);
+    env.checkpoint(force);
+  }
+
   /** Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. */
   void reclaimSpace() {
     while (env.cleanLog() > 0) {

@@ -468,4 +468,103 @@ public sealed interface Action {
       return Site.of(server);
     }
   }
+
+  // ------------------------------------------------------------------ snapshots: SnapshotProtocol,
+  // DeleteSnapshotProtocol, CloneSnapshotProtocol
+
+  /**
+   * Region server: link the region's log into the snapshot's directory there ({@code DATA/snapshots/NAME/ENCODED}),
+   * without copying it: an open region's segments as a flip of its log closed them (it keeps serving), a region
+   * closed here (its table disabled) from its directory, its tail copied. A replicated region is linked on its
+   * primary's server only (the member holding every acknowledged write), its newest segment copied. The
+   * directory appears only complete; there already: nothing to do.
+   */
+  record LinkRegionSnapshot(ServerName server, RegionInfo region, String snapshot) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /** Region server: copy an exported region's files from {@code directory} into the snapshot's directory there. */
+  record ImportRegionSnapshot(ServerName server, RegionInfo region, String snapshot, String directory)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /** Region server: delete the snapshot's directory of the region there (already gone is fine). */
+  record DropRegionSnapshot(ServerName server, RegionInfo region, String snapshot) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /** Master: the completed snapshot in the catalog (create or overwrite). */
+  record RecordSnapshot(io.basalt.server.catalog.SnapshotRecord snapshot) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /** Master: the snapshot gone from the catalog (already gone is fine). */
+  record ForgetSnapshot(String snapshot) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Region server: make {@code target}'s directory a clone of the snapshot's region {@code source} there (segments
+   * hard-linked, the tail copied: the snapshot's files never change); the directory appears only complete, and a
+   * complete one is left as it is.
+   */
+  record CloneSnapshotRegion(ServerName server, String snapshot, RegionInfo source, RegionInfo target)
+      implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /** Master: a table being cloned in the catalog, DISABLED and without regions (already there: nothing to do). */
+  record CreateClonedTable(org.apache.hadoop.hbase.client.TableDescriptor table) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Master: the table as the snapshot had it, its new regions on their servers ({@code regions} and {@code
+   * servers} in the same order) and the {@code replaced} regions gone from the catalog; the table ENABLED
+   * ({@code enable}: a clone) or left DISABLED (a restore, as HBase leaves it). From then on the new regions are
+   * the table's.
+   */
+  record PublishClone(org.apache.hadoop.hbase.client.TableDescriptor table, List<RegionInfo> regions,
+      List<ServerName> servers, List<RegionInfo> replaced, boolean enable) implements Action {
+    public PublishClone {
+      regions = List.copyOf(regions);
+      servers = List.copyOf(servers);
+      replaced = List.copyOf(replaced);
+    }
+
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /** Master, undoing a clone: the table and any region of it gone from the catalog (already gone is fine). */
+  record RemoveClonedTable(org.apache.hadoop.hbase.TableName table) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
 }

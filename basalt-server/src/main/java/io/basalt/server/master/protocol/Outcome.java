@@ -20,6 +20,14 @@ public record Outcome(Kind kind, String reason) {
      * deleted the old member first, its server being down, undoes only the addition: the old one stays gone.)
      */
     ROLLED_BACK,
+    /** A snapshot's regions are linked (or imported) and the catalog lists it. */
+    SNAPSHOT_TAKEN,
+    /** A snapshot is gone from the catalog and its files from every server. */
+    SNAPSHOT_DELETED,
+    /** A snapshot's regions are cloned into a new table, published and served. */
+    CLONED,
+    /** A disabled table's regions are replaced by clones of a snapshot's; the table stays disabled. */
+    RESTORED,
     /** Never started (no split row inside the region): trying again the same way will not work. */
     REFUSED
   }

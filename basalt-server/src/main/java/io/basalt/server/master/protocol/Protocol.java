@@ -7,7 +7,8 @@ import java.util.Optional;
  * A split, move or member change as a pure state machine (see the package documentation for the driver's loop and
  * rules). Not thread-safe: one driver thread owns a protocol.
  */
-public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol, ReplaceMemberProtocol {
+public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol, ReplaceMemberProtocol,
+    SnapshotProtocol, DeleteSnapshotProtocol, CloneSnapshotProtocol {
   /** The transaction's id (its znode name). */
   String id();
 
@@ -64,6 +65,13 @@ public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, Move
     }
     if (txn instanceof GroupSplitTxn groupSplit) {
       return GroupSplitProtocol.recover(groupSplit);
+    }
+    if (txn instanceof SnapshotTxn snapshot) {
+      return snapshot.phase() == SnapshotTxn.Phase.DELETING ? DeleteSnapshotProtocol.recover(snapshot)
+          : SnapshotProtocol.recover(snapshot);
+    }
+    if (txn instanceof CloneTxn clone) {
+      return CloneSnapshotProtocol.recover(clone);
     }
     return MoveProtocol.recover((MoveTxn) txn);
   }

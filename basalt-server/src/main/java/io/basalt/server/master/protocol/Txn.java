@@ -6,7 +6,7 @@ import java.io.IOException;
  * A split, move or member change in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn {
+public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn, SnapshotTxn, CloneTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
@@ -26,6 +26,12 @@ public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn 
     }
     if (data.length > 0 && data[0] == MemberTxn.KIND) {
       return MemberTxn.parse(data);
+    }
+    if (data.length > 0 && data[0] == SnapshotTxn.KIND) {
+      return SnapshotTxn.parse(data);
+    }
+    if (data.length > 0 && data[0] == CloneTxn.KIND) {
+      return CloneTxn.parse(data);
     }
     throw new IOException("not a split, move or member change transaction record");
   }

@@ -1,6 +1,8 @@
 /**
- * Split, split of a replicated region ({@link GroupSplitProtocol}: every member clones its own log), move and
- * replica-group member changes ({@link ReplaceMemberProtocol}) as pure state machines (ARCHITECTURE §4, paper
+ * Split, split of a replicated region ({@link GroupSplitProtocol}: every member clones its own log), move,
+ * replica-group member changes ({@link ReplaceMemberProtocol}), and snapshots ({@link SnapshotProtocol} to take or
+ * import one, {@link DeleteSnapshotProtocol}, {@link CloneSnapshotProtocol} to clone or restore; docs/snapshots.md)
+ * as pure state machines (ARCHITECTURE §4, paper
  * §III.D-E), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
  * network, files, threads or clocks.

@@ -1,0 +1,210 @@
+package io.basalt.server.master.protocol;
+
+import io.basalt.server.catalog.SnapshotRecord;
+import io.basalt.server.master.protocol.Outcome.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/**
+ * Cloning a snapshot into a new table, or restoring a disabled table from one, as a pure state machine. Each new
+ * region is a clone of the snapshot's region on the server holding its files (segments hard-linked, the tail
+ * copied), as a split clones its parent: milliseconds, whatever the size.
+ * <pre>
+ *   PersistTxn(STARTED)                                  failure: DeleteTxn, ROLLED_BACK
+ *   CreateClonedTable                                    a clone only; failure: roll back
+ *   InParallel(CloneSnapshotRegion per region)           failure: roll back
+ *   PersistTxn(CLONED)                                   failure: roll back; done: POINT OF NO RETURN
+ *   PublishClone                                         from here on a failure repeats the action
+ *   InParallel(OpenRegion per region)                    a clone only (a restored table stays disabled, as in HBase)
+ *   InParallel(DropRegionFiles per replaced region)      a restore only
+ *   DeleteTxn                                            CLONED | RESTORED
+ * roll back:
+ *   PersistTxn(ROLLING_BACK, reason), InParallel(DropRegionFiles per new region),
+ *   RemoveClonedTable (a clone only), DeleteTxn                                       ROLLED_BACK
+ * </pre>
+ * A restore's old regions stay in the catalog and on disk until the new ones are published, so a restore undone
+ * at any step leaves the table as it was. Recovery ({@link #recover}): STARTED and ROLLING_BACK roll back, CLONED
+ * finishes.
+ *
+ * <p>Precondition of {@link #begin}: for a clone the table does not exist; for a restore it exists, is disabled,
+ * and {@code replaced} are its regions; no other transaction holds the table or the snapshot's regions' files.
+ */
+public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtocol.Stage> implements Protocol {
+  enum Stage { RECORD_STARTED, CREATE_TABLE, CLONE, RECORD_CLONED, PUBLISH, OPEN, DROP_REPLACED, RECORD_ROLLBACK,
+    DROP_CLONES, REMOVE_TABLE, DELETE }
+
+  private CloneTxn txn;
+  private Outcome ending;
+
+  private CloneSnapshotProtocol(CloneTxn txn, Stage first) {
+    super(first);
+    this.txn = txn;
+  }
+
+  /** Clones {@code snapshot} into the new table {@code table} (the snapshot's descriptor, renamed). */
+  public static CloneSnapshotProtocol clone(String id, SnapshotRecord snapshot, TableDescriptor table,
+      long newRegionId) {
+    return start(new CloneTxn(id, CloneTxn.Phase.STARTED, false, snapshot.name(), table, newRegionId,
+        snapshot.parts(), List.of(), ""));
+  }
+
+  /** Restores the disabled table of {@code snapshot} from it, replacing the regions it has now. */
+  public static CloneSnapshotProtocol restore(String id, SnapshotRecord snapshot, List<SnapshotRecord.Part> replaced,
+      long newRegionId) {
+    return start(new CloneTxn(id, CloneTxn.Phase.STARTED, true, snapshot.name(), snapshot.table(), newRegionId,
+        snapshot.parts(), replaced, ""));
+  }
+
+  private static CloneSnapshotProtocol start(CloneTxn txn) {
+    for (SnapshotRecord.Part r : txn.replaced()) {
+      if (r.region().getRegionId() >= txn.newRegionId()) {
+        throw new IllegalArgumentException("new region id " + txn.newRegionId() + " is not after "
+            + r.region().getRegionNameAsString());
+      }
+    }
+    CloneSnapshotProtocol p = new CloneSnapshotProtocol(txn, Stage.RECORD_STARTED);
+    if (txn.parts().isEmpty()) {
+      p.finish(new Outcome(Kind.REFUSED, "snapshot " + txn.snapshot() + " has no region"));
+      return p;
+    }
+    p.ending = p.doneOutcome();
+    return p;
+  }
+
+  public static CloneSnapshotProtocol recover(CloneTxn txn) {
+    CloneSnapshotProtocol p;
+    switch (txn.phase()) {
+      case STARTED -> {
+        p = new CloneSnapshotProtocol(txn, Stage.RECORD_ROLLBACK);
+        p.ending = new Outcome(Kind.ROLLED_BACK, "a new master found the " + (txn.restore() ? "restore" : "clone")
+            + " of " + txn.snapshot() + " before its regions were all cloned");
+      }
+      case ROLLING_BACK -> {
+        p = new CloneSnapshotProtocol(txn, Stage.DROP_CLONES);
+        p.ending = new Outcome(Kind.ROLLED_BACK, txn.reason());
+      }
+      case CLONED -> {
+        p = new CloneSnapshotProtocol(txn, Stage.PUBLISH);
+        p.ending = p.doneOutcome();
+      }
+      default -> throw new IllegalStateException("phase " + txn.phase());
+    }
+    return p;
+  }
+
+  @Override
+  public String id() {
+    return txn.id();
+  }
+
+  public CloneTxn txn() {
+    return txn;
+  }
+
+  @Override
+  public boolean committed() {
+    return txn.phase() == CloneTxn.Phase.CLONED;
+  }
+
+  private Outcome doneOutcome() {
+    return txn.restore()
+        ? new Outcome(Kind.RESTORED, txn.table().getTableName() + " restored from snapshot " + txn.snapshot())
+        : new Outcome(Kind.CLONED, "snapshot " + txn.snapshot() + " cloned into " + txn.table().getTableName());
+  }
+
+  private void rollBack(String reason) {
+    ending = new Outcome(Kind.ROLLED_BACK, reason);
+    goTo(Stage.RECORD_ROLLBACK);
+  }
+
+  private List<ServerName> servers() {
+    return txn.parts().stream().map(SnapshotRecord.Part::server).toList();
+  }
+
+  @Override
+  Action actionFor(Stage stage) {
+    List<RegionInfo> targets = txn.targets();
+    return switch (stage) {
+      case RECORD_STARTED -> new Action.PersistTxn(txn);
+      case CREATE_TABLE -> new Action.CreateClonedTable(txn.table());
+      case CLONE -> {
+        List<Action> parts = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+          SnapshotRecord.Part p = txn.parts().get(i);
+          parts.add(new Action.CloneSnapshotRegion(p.server(), txn.snapshot(), p.region(), targets.get(i)));
+        }
+        yield new Action.InParallel(parts);
+      }
+      case RECORD_CLONED -> new Action.PersistTxn(txn.at(CloneTxn.Phase.CLONED));
+      case PUBLISH -> new Action.PublishClone(txn.table(), targets, servers(),
+          txn.replaced().stream().map(SnapshotRecord.Part::region).toList(), !txn.restore());
+      case OPEN -> new Action.InParallel(perRegion(targets, servers(), Action.OpenRegion::new));
+      case DROP_REPLACED -> new Action.InParallel(perRegion(txn.replaced().stream().map(SnapshotRecord.Part::region)
+          .toList(), txn.replaced().stream().map(SnapshotRecord.Part::server).toList(), Action.DropRegionFiles::new));
+      case RECORD_ROLLBACK -> new Action.PersistTxn(txn.rollingBack(ending.reason()));
+      case DROP_CLONES -> new Action.InParallel(perRegion(targets, servers(), Action.DropRegionFiles::new));
+      case REMOVE_TABLE -> new Action.RemoveClonedTable(txn.table().getTableName());
+      case DELETE -> new Action.DeleteTxn(txn.id());
+    };
+  }
+
+  private static List<Action> perRegion(List<RegionInfo> regions, List<ServerName> servers,
+      java.util.function.BiFunction<ServerName, RegionInfo, Action> make) {
+    List<Action> out = new ArrayList<>();
+    for (int i = 0; i < regions.size(); i++) {
+      out.add(make.apply(servers.get(i), regions.get(i)));
+    }
+    return out;
+  }
+
+  @Override
+  boolean accepts(Stage stage, Result result) {
+    return switch (stage) {
+      case CLONE, OPEN, DROP_REPLACED, DROP_CLONES -> result instanceof Result.Each;
+      default -> result instanceof Result.Done;
+    };
+  }
+
+  @Override
+  void onCompleted(Stage stage, Result result) {
+    switch (stage) {
+      case RECORD_STARTED -> goTo(txn.restore() ? Stage.CLONE : Stage.CREATE_TABLE);
+      case CREATE_TABLE -> goTo(Stage.CLONE);
+      case CLONE -> goTo(Stage.RECORD_CLONED);
+      case RECORD_CLONED -> {
+        txn = txn.at(CloneTxn.Phase.CLONED);
+        ending = doneOutcome();
+        goTo(Stage.PUBLISH);
+      }
+      case PUBLISH -> goTo(txn.restore() ? afterOpen() : Stage.OPEN);
+      case OPEN -> goTo(afterOpen());
+      case DROP_REPLACED -> goTo(Stage.DELETE);
+      case RECORD_ROLLBACK -> {
+        txn = txn.rollingBack(ending.reason());
+        goTo(Stage.DROP_CLONES);
+      }
+      case DROP_CLONES -> goTo(txn.restore() ? Stage.DELETE : Stage.REMOVE_TABLE);
+      case REMOVE_TABLE -> goTo(Stage.DELETE);
+      case DELETE -> finish(ending);
+    }
+  }
+
+  private Stage afterOpen() {
+    return txn.replaced().isEmpty() ? Stage.DELETE : Stage.DROP_REPLACED;
+  }
+
+  @Override
+  void onFailed(Stage stage, String reason) {
+    switch (stage) {
+      case RECORD_STARTED -> {
+        ending = new Outcome(Kind.ROLLED_BACK, reason);
+        goTo(Stage.DELETE);
+      }
+      case CREATE_TABLE, CLONE, RECORD_CLONED -> rollBack(reason);
+      default -> goTo(stage);
+    }
+  }
+}
