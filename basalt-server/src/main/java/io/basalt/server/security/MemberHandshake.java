@@ -14,7 +14,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>
  *   client: "BMem"  byte version (1)  byte[32] client nonce
- *   server: byte[32] server nonce     byte[32] HMAC(secret, "server", client nonce, server nonce)
+ *   server: byte 0  byte[32] server nonce  byte[32] HMAC(secret, "server", client nonce, server nonce)
+ *           (or byte 1, uint16 length, UTF-8 message: refused before the handshake, e.g. too busy)
  *   client: byte[32] HMAC(secret, "client", server nonce, client nonce)
  *   server: byte 0 (accepted); on a wrong proof it closes the connection instead
  * </pre>
@@ -26,6 +27,9 @@ public final class MemberHandshake {
   static final int NONCE_BYTES = 32;
   static final int PROOF_BYTES = 32;
   static final byte ACCEPTED = 0;
+  static final int CONTINUE = 0;
+  /** The same bytes as the segment protocol's error reply. */
+  static final int REFUSED = 1;
   private static final byte[] SERVER = "server".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CLIENT = "client".getBytes(StandardCharsets.US_ASCII);
 
@@ -45,6 +49,16 @@ public final class MemberHandshake {
     byte[] serverNonce = new byte[NONCE_BYTES];
     byte[] serverProof = new byte[PROOF_BYTES];
     try {
+      int status = in.readUnsignedByte();
+      if (status == REFUSED) {
+        byte[] message = new byte[in.readUnsignedShort()];
+        in.readFully(message);
+        throw new Refused(new String(message, StandardCharsets.UTF_8));
+      }
+      if (status != CONTINUE) {
+        throw new IOException(peer + " answered the cluster member handshake with " + status
+            + " (not a Basalt server of this version?)");
+      }
       in.readFully(serverNonce);
       in.readFully(serverProof);
     } catch (java.io.EOFException e) {
@@ -75,6 +89,7 @@ public final class MemberHandshake {
       return false;
     }
     byte[] serverNonce = ClusterSecret.nonce();
+    out.write(CONTINUE);
     out.write(serverNonce);
     out.write(serverProof(secret, clientNonce, serverNonce));
     out.flush();
@@ -86,6 +101,13 @@ public final class MemberHandshake {
     out.write(ACCEPTED);
     out.flush();
     return true;
+  }
+
+  /** The server turned the connection away before the handshake (too busy, say); its reason is the message. */
+  public static final class Refused extends IOException {
+    Refused(String message) {
+      super(message);
+    }
   }
 
   static byte[] serverProof(ClusterSecret secret, byte[] clientNonce, byte[] serverNonce) {

@@ -64,7 +64,7 @@ public final class MemberHandshakeHandler extends ByteToMessageDecoder {
           return;
         }
         serverNonce = ClusterSecret.nonce();
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(serverNonce,
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {MemberHandshake.CONTINUE}, serverNonce,
             MemberHandshake.serverProof(secret, clientNonce, serverNonce)));
         state = State.CLIENT_PROOF;
       }

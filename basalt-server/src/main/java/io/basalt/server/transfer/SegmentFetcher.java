@@ -3,6 +3,7 @@ package io.basalt.server.transfer;
 import io.basalt.server.transfer.FetchStats.StreamStats;
 import io.basalt.server.transfer.SegmentManifest.Segment;
 import io.basalt.server.security.MemberConnector;
+import io.basalt.server.security.MemberHandshake;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -230,7 +231,13 @@ public final class SegmentFetcher {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.socket().connect(source, (int) options.connectTimeout().toMillis());
         try (StallWatch watch = StallWatch.on(ch, options.idleTimeout())) {
-          members.prove(ch, source);
+          try {
+            members.prove(ch, source);
+          } catch (MemberHandshake.Refused busy) {
+            throw new SegmentRefusedException(busy.getMessage());
+          } catch (IOException e) {
+            throw watch.explain(e);
+          }
           watch.progress();
           Segment s;
           while (!aborted && (s = queue.poll()) != null) {
