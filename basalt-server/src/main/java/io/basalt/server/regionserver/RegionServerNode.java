@@ -11,6 +11,7 @@ import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.security.MemberChannelGuard;
 import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.transfer.SegmentFetcher;
 import io.basalt.server.transfer.SegmentServer;
@@ -71,6 +72,7 @@ public final class RegionServerNode implements AutoCloseable {
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
+      engine.guardReplication(new MemberChannelGuard(security.secret()));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
       if (config.replicationPorts() != null) {

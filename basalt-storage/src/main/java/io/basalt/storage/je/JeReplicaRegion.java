@@ -191,8 +191,10 @@ final class JeReplicaRegion implements ReplicatedRegion {
     long deadline = System.nanoTime() + MEMBER_INACTIVE_WAIT.toNanos();
     while (true) {
       try {
+        // Through this member's own channel factory: the group's ports admit only guarded connections.
         new ReplicationGroupAdmin(membership.groupName(),
-            Set.of(new InetSocketAddress(membership.host(), membership.port()))).deleteMember(nodeName);
+            Set.of(new InetSocketAddress(membership.host(), membership.port())),
+            RepInternal.getNonNullRepImpl(env).getChannelFactory()).deleteMember(nodeName);
         return;
       } catch (MemberNotFoundException alreadyGone) {
         return;

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import io.basalt.storage.replication.ChannelGuard;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,17 @@ public final class JeStorageEngine implements StorageEngine {
   private final ScheduledExecutorService maintenance;
   /** Counts the cells of regions just opened, off the open path (a count reads the whole index). */
   private final java.util.concurrent.ExecutorService counting;
+
+  /** Who may open replication connections to this engine's members; null: anyone (tests of storage alone). */
+  private volatile ChannelGuard channelGuard;
+
+  /**
+   * Replication connections to and from this engine's members must pass {@code guard} (the server's
+   * cluster membership check). Set before the first member opens.
+   */
+  public void guardReplication(ChannelGuard guard) {
+    this.channelGuard = guard;
+  }
 
   public JeStorageEngine(StorageConfig config) {
     this(config, LocalStorageFiles.INSTANCE);
@@ -165,7 +177,7 @@ public final class JeStorageEngine implements StorageEngine {
       RoleListener listener) {
     prepareEmpty(dir);
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true));
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true, channelGuard));
     return registerMember(dir, env, new RegionMetadata(descriptor, false), true, membership, listener);
   }
 
@@ -173,7 +185,7 @@ public final class JeStorageEngine implements StorageEngine {
   public ReplicatedRegion joinGroup(Path dir, GroupMembership membership, RoleListener listener) {
     prepareEmpty(dir);
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true, channelGuard));
     return registerMember(dir, env, null, false, membership, listener);
   }
 
@@ -183,7 +195,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new StorageException("no region directory " + dir);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     return registerMember(dir, env, null, false, membership, listener);
   }
 
@@ -193,7 +205,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new StorageException("no region directory " + dir);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     RegionMetadata meta;
     try {
       meta = RegionCatalog.readMetadata(env);
@@ -222,7 +234,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
     }
     try {
-      return GroupRefounding.refound(dir, envConfig(false), founder);
+      return GroupRefounding.refound(dir, envConfig(false), founder, channelGuard);
     } catch (EnvironmentLockedException e) {
       throw new StorageException("region directory " + dir + " is in use by another process", e);
     } catch (com.sleepycat.je.DatabaseException e) {
@@ -280,7 +292,7 @@ public final class JeStorageEngine implements StorageEngine {
           return;
         }
         ReplicatedEnvironment env = openEnvironment(dir,
-            () -> ReplicaEnvironments.open(dir, envConfig(false), member.membership(), false, false));
+            () -> ReplicaEnvironments.open(dir, envConfig(false), member.membership(), false, false, channelGuard));
         try {
           member.replace(register(dir, env, RegionCatalog.readMetadata(env), false, () -> env.getState().isMaster()),
               env);
