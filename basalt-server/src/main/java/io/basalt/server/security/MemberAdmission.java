@@ -35,7 +35,7 @@ final class MemberAdmission implements ChannelGuard.Admission {
       in.get(magic);
       int version = in.get() & 0xFF;
       if (!Arrays.equals(magic, MemberHandshake.MAGIC) || version != MemberHandshake.VERSION) {
-        throw new IOException("a replication connection that is not a cluster member's");
+        throw new IOException("the connection did not open with the cluster member handshake");
       }
       clientNonce = new byte[MemberHandshake.NONCE_BYTES];
       in.get(clientNonce);
@@ -50,7 +50,7 @@ final class MemberAdmission implements ChannelGuard.Admission {
     byte[] proof = new byte[MemberHandshake.PROOF_BYTES];
     in.get(proof);
     if (!secret.verify(MemberHandshake.clientProof(secret, serverNonce, clientNonce), proof)) {
-      throw new IOException("a replication connection with a wrong cluster member proof");
+      throw new IOException("a wrong cluster member proof (another cluster's secret?)");
     }
     admitted = true;
     return ByteBuffer.wrap(new byte[] {MemberHandshake.ACCEPTED});

@@ -6,6 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.AttributeKey;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,12 +22,8 @@ public final class MemberHandshakeHandler extends ByteToMessageDecoder {
   private static final Logger LOG = LoggerFactory.getLogger(MemberHandshakeHandler.class);
   private static final AttributeKey<Boolean> MEMBER = AttributeKey.valueOf("basalt.cluster.member");
 
-  private enum State { FIRST_BYTES, CLIENT_HELLO, CLIENT_PROOF }
-
   private final ClusterSecret secret;
-  private State state = State.FIRST_BYTES;
-  private byte[] clientNonce;
-  private byte[] serverNonce;
+  private MemberAdmission admission;
 
   public MemberHandshakeHandler(ClusterSecret secret) {
     this.secret = secret;
@@ -38,55 +36,36 @@ public final class MemberHandshakeHandler extends ByteToMessageDecoder {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-    switch (state) {
-      case FIRST_BYTES -> {
-        if (in.readableBytes() < MemberHandshake.MAGIC.length) {
-          return;
-        }
-        for (int i = 0; i < MemberHandshake.MAGIC.length; i++) {
-          if (in.getByte(in.readerIndex() + i) != MemberHandshake.MAGIC[i]) {
-            ctx.pipeline().remove(this); // an ordinary client: its bytes go on to the RPC decoder
-            return;
-          }
-        }
-        in.skipBytes(MemberHandshake.MAGIC.length);
-        state = State.CLIENT_HELLO;
+    if (admission == null) {
+      if (in.readableBytes() < MemberHandshake.MAGIC.length) {
+        return;
       }
-      case CLIENT_HELLO -> {
-        if (in.readableBytes() < 1 + MemberHandshake.NONCE_BYTES) {
+      for (int i = 0; i < MemberHandshake.MAGIC.length; i++) {
+        if (in.getByte(in.readerIndex() + i) != MemberHandshake.MAGIC[i]) {
+          ctx.pipeline().remove(this); // an ordinary client: its bytes go on to the RPC decoder
           return;
         }
-        int version = in.readUnsignedByte();
-        clientNonce = new byte[MemberHandshake.NONCE_BYTES];
-        in.readBytes(clientNonce);
-        if (version != MemberHandshake.VERSION) {
-          refuse(ctx, "handshake version " + version);
-          return;
-        }
-        serverNonce = ClusterSecret.nonce();
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {MemberHandshake.CONTINUE}, serverNonce,
-            MemberHandshake.serverProof(secret, clientNonce, serverNonce)));
-        state = State.CLIENT_PROOF;
       }
-      case CLIENT_PROOF -> {
-        if (in.readableBytes() < MemberHandshake.PROOF_BYTES) {
-          return;
-        }
-        byte[] proof = new byte[MemberHandshake.PROOF_BYTES];
-        in.readBytes(proof);
-        if (!secret.verify(MemberHandshake.clientProof(secret, serverNonce, clientNonce), proof)) {
-          refuse(ctx, "a wrong proof (another cluster's secret?)");
-          return;
-        }
-        ctx.channel().attr(MEMBER).set(true);
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[] {MemberHandshake.ACCEPTED}));
-        ctx.pipeline().remove(this);
-      }
+      admission = new MemberAdmission(secret);
     }
-  }
-
-  private void refuse(ChannelHandlerContext ctx, String why) {
-    LOG.warn("refused a cluster member connection from {}: {}", ctx.channel().remoteAddress(), why);
-    ctx.close();
+    ByteBuffer view = in.nioBuffer();
+    int before = view.position();
+    ByteBuffer reply;
+    try {
+      reply = admission.consume(view);
+    } catch (IOException refused) {
+      LOG.warn("refused a cluster member connection from {}: {}", ctx.channel().remoteAddress(), refused.getMessage());
+      in.skipBytes(in.readableBytes());
+      ctx.close();
+      return;
+    }
+    in.skipBytes(view.position() - before);
+    if (reply.hasRemaining()) {
+      ctx.writeAndFlush(Unpooled.wrappedBuffer(reply));
+    }
+    if (admission.admitted()) {
+      ctx.channel().attr(MEMBER).set(true);
+      ctx.pipeline().remove(this);
+    }
   }
 }
