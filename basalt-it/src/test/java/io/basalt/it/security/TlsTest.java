@@ -7,6 +7,10 @@ import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.SecurityKeys;
 import io.basalt.server.standalone.StandaloneConfig;
 import io.basalt.server.standalone.StandaloneServer;
+import io.basalt.server.status.StatusServer;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import javax.net.ssl.HttpsURLConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -177,6 +181,31 @@ class TlsTest {
   }
 
   @Test
+  void statusPagesAndMetricsOverHttps() throws Exception {
+    try (StandaloneServer s = start(Map.of(SecurityKeys.HTTPS_STATUS.name(), "true",
+        SecurityKeys.KEYSTORE_LOCATION.name(), server.toString(), SecurityKeys.KEYSTORE_PASSWORD.name(), TestPki.PASSWORD));
+         StatusServer status = StatusServer.standalone(s.masterNode(), s.regionServerNode(), "127.0.0.1", 0)) {
+      int port = status.address().getPort();
+      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(load(ca.truststore()));
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, tmf.getTrustManagers(), null);
+      HttpsURLConnection https = (HttpsURLConnection) new URL("https://127.0.0.1:" + port + "/metrics").openConnection();
+      https.setSSLSocketFactory(context.getSocketFactory());
+      https.setConnectTimeout(5_000);
+      https.setReadTimeout(5_000);
+      assertThat(https.getResponseCode()).isEqualTo(200);
+      try (InputStream in = https.getInputStream()) {
+        assertThat(new String(in.readAllBytes())).contains("# TYPE");
+      }
+      HttpURLConnection plain = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
+      plain.setConnectTimeout(5_000);
+      plain.setReadTimeout(5_000);
+      assertThatThrownBy(plain::getResponseCode).as("plain HTTP gets no page").isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
   void protectionThatCannotBeHonouredStopsTheServer() throws Exception {
     Map<String, String> good = serverTls(false, "NEED");
     assertRefused(with(good, SecurityKeys.KEYSTORE_LOCATION.name(), pkiDir.resolve("missing.p12").toString()),
@@ -185,6 +214,7 @@ class TlsTest {
     assertRefused(with(good, SecurityKeys.KEYSTORE_LOCATION.name(), ""), "hbase.rpc.tls.keystore.location is not set");
     assertRefused(with(good, SecurityKeys.CRL.name(), "true"), "not supported");
     assertRefused(with(good, SecurityKeys.ENABLED_PROTOCOLS.name(), "TLSv0.9"), "TLS settings cannot be used");
+    assertRefused(Map.of(SecurityKeys.HTTPS_STATUS.name(), "true"), "hbase.rpc.tls.keystore.location is not set");
   }
 
   private void assertRefused(Map<String, String> settings, String why) {

@@ -31,6 +31,10 @@ public final class SecurityKeys {
       "hbase.server.netty.tls.verify.client.hostname", true,
       "Check that a client certificate names the address the client connects from (subject alternative name).");
 
+  public static final ConfigKey<Boolean> HTTPS_STATUS = ConfigKey.bool("hbase.ssl.enabled", false,
+      "Serve the status pages and /metrics over HTTPS only, with the hbase.rpc.tls keystore (HBase's key for its "
+          + "web UI; HBase itself reads that keystore from ssl-server.xml). Not reloaded by certReload.");
+
   public static final ConfigKey<Boolean> CLIENT_TLS = ConfigKey.bool("hbase.client.netty.tls.enabled", false,
       "Connect to other servers over TLS even if this server's own port does not require it.");
 

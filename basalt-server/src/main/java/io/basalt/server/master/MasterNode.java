@@ -65,6 +65,7 @@ public final class MasterNode implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-rereplication"));
   private final CountDownLatch active = new CountDownLatch(1);
   private final Runnable onLeadershipLost;
+  private final ServerSecurity security;
   private volatile Catalog catalog;
   private volatile Master master;
   private volatile boolean closing;
@@ -78,6 +79,7 @@ public final class MasterNode implements AutoCloseable {
   public MasterNode(MasterConfig config, Runnable onLeadershipLost, ServerSecurity security) throws IOException {
     this.config = config;
     this.onLeadershipLost = onLeadershipLost;
+    this.security = security;
     boolean ok = false;
     try {
       track(security);
@@ -255,6 +257,11 @@ public final class MasterNode implements AutoCloseable {
 
   public boolean isActive() {
     return active.getCount() == 0;
+  }
+
+  /** TLS and the cluster secret of this process. */
+  public ServerSecurity security() {
+    return security;
   }
 
   public ServerName serverName() {

@@ -52,6 +52,7 @@ public final class RegionServerNode implements AutoCloseable {
   private final RegionServer regionServer;
   private final CallDispatcher dispatcher = new CallDispatcher();
   private final JeStorageEngine engine;
+  private final ServerSecurity security;
 
   /** A region server whose master runs in this JVM (standalone, tests): the in-process secret, no TLS. */
   public RegionServerNode(RegionServerConfig config) throws IOException {
@@ -60,6 +61,7 @@ public final class RegionServerNode implements AutoCloseable {
 
   /** {@code security} is closed with this server. */
   public RegionServerNode(RegionServerConfig config, ServerSecurity security) throws IOException {
+    this.security = security;
     boolean ok = false;
     try {
       track(security);
@@ -146,6 +148,11 @@ public final class RegionServerNode implements AutoCloseable {
 
   private <T extends AutoCloseable> T track(T resource) {
     return resources.track(resource);
+  }
+
+  /** TLS and the cluster secret of this process. */
+  public ServerSecurity security() {
+    return security;
   }
 
   public ServerName serverName() {

@@ -26,10 +26,12 @@ public final class ServerSecurity implements AutoCloseable {
   private final boolean supportPlaintext;
   private final TlsOptions serverOptions;
   private final MemberConnector connector;
+  private final boolean httpsStatus;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
-      TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls) {
+      TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
     this.secret = secret;
+    this.httpsStatus = httpsStatus;
     this.tls = tls;
     this.serverTls = serverTls;
     this.supportPlaintext = supportPlaintext;
@@ -40,7 +42,7 @@ public final class ServerSecurity implements AutoCloseable {
   /** The servers of one JVM (standalone, in-process tests) with no TLS: they share an in-memory secret. */
   public static ServerSecurity inProcess() {
     return new ServerSecurity(ClusterSecret.inProcess(), null, false, true, TlsOptions.DEFAULT, TlsOptions.DEFAULT,
-        false);
+        false, false);
   }
 
   /**
@@ -53,8 +55,9 @@ public final class ServerSecurity implements AutoCloseable {
         : defaultSecret != null ? defaultSecret : ClusterSecret.loadOrCreate(ClusterSecret.defaultFile());
     boolean serverTls = c.get(SecurityKeys.SERVER_TLS);
     boolean clientTls = serverTls || c.get(SecurityKeys.CLIENT_TLS);
-    if (!clientTls) {
-      return new ServerSecurity(secret, null, false, true, TlsOptions.DEFAULT, TlsOptions.DEFAULT, false);
+    boolean httpsStatus = c.get(SecurityKeys.HTTPS_STATUS);
+    if (!clientTls && !httpsStatus) {
+      return new ServerSecurity(secret, null, false, true, TlsOptions.DEFAULT, TlsOptions.DEFAULT, false, false);
     }
     if (c.get(SecurityKeys.CRL) || c.get(SecurityKeys.OCSP)) {
       throw new IOException(SecurityKeys.CRL.name() + " and " + SecurityKeys.OCSP.name()
@@ -62,8 +65,9 @@ public final class ServerSecurity implements AutoCloseable {
     }
     String keystore = c.get(SecurityKeys.KEYSTORE_LOCATION);
     if (keystore.isEmpty()) {
-      throw new IOException("TLS is on (" + SecurityKeys.SERVER_TLS.name() + " or " + SecurityKeys.CLIENT_TLS.name()
-          + ") but " + SecurityKeys.KEYSTORE_LOCATION.name() + " is not set: a server needs its certificate");
+      throw new IOException("TLS is on (" + SecurityKeys.SERVER_TLS.name() + ", " + SecurityKeys.CLIENT_TLS.name()
+          + " or " + SecurityKeys.HTTPS_STATUS.name() + ") but " + SecurityKeys.KEYSTORE_LOCATION.name()
+          + " is not set: a server needs its certificate");
     }
     String truststore = c.get(SecurityKeys.TRUSTSTORE_LOCATION);
     String protocol = c.get(SecurityKeys.PROTOCOL);
@@ -85,7 +89,7 @@ public final class ServerSecurity implements AutoCloseable {
       throw e;
     }
     return new ServerSecurity(secret, tls, serverTls, c.get(SecurityKeys.SUPPORT_PLAINTEXT), serverOptions,
-        clientOptions, clientTls);
+        clientOptions, clientTls, httpsStatus);
   }
 
   /** Unknown protocol or cipher names fail here, at start, rather than on every connection. */
@@ -108,6 +112,11 @@ public final class ServerSecurity implements AutoCloseable {
   /** Opens this server's connections to other members. */
   public MemberConnector connector() {
     return connector;
+  }
+
+  /** The context of the HTTPS status pages ({@code hbase.ssl.enabled}), or null for plain HTTP. */
+  public javax.net.ssl.SSLContext httpsContext() {
+    return httpsStatus ? tls.context() : null;
   }
 
   public boolean tlsServer() {
