@@ -56,6 +56,11 @@ final class TestPki {
 
   /** As {@link #keystore(String)}, valid from {@code startDate} (keytool syntax, e.g. "-10d") for {@code days}. */
   Path keystore(String name, String startDate, int days) throws IOException, InterruptedException {
+    return keystore(name, startDate, days, "ip:127.0.0.1,dns:localhost");
+  }
+
+  /** As {@link #keystore(String, String, int)}, naming the hosts of {@code san} (keytool's SAN syntax). */
+  Path keystore(String name, String startDate, int days, String san) throws IOException, InterruptedException {
     Path ks = dir.resolve(name + ".p12");
     Path csr = dir.resolve(name + ".csr");
     Path cert = dir.resolve(name + ".pem");
@@ -64,7 +69,7 @@ final class TestPki {
     keytool("-certreq", "-alias", name, "-keystore", ks.toString(), "-file", csr.toString());
     List<String> sign = new ArrayList<>(List.of("-gencert", "-rfc", "-alias", caName, "-keystore",
         caStore().toString(), "-infile", csr.toString(), "-outfile", cert.toString(), "-validity",
-        Integer.toString(days), "-ext", "SAN=ip:127.0.0.1,dns:localhost"));
+        Integer.toString(days), "-ext", "SAN=" + san));
     if (startDate != null) {
       sign.add("-startdate");
       sign.add(startDate);

@@ -59,6 +59,7 @@ class TlsTest {
   static Path client;
   static Path expired;
   static Path stranger;
+  static Path elsewhere;
 
   @TempDir Path data;
 
@@ -70,6 +71,7 @@ class TlsTest {
     client = ca.keystore("client");
     expired = ca.keystore("expired", "-10d", 1);
     stranger = otherCa.keystore("stranger");
+    elsewhere = ca.keystore("elsewhere", null, 1, "dns:elsewhere.invalid");
   }
 
   private StandaloneServer start(Map<String, String> security) throws Exception {
@@ -143,6 +145,8 @@ class TlsTest {
           .isInstanceOf(IOException.class);
       assertThatThrownBy(() -> handshake(rs, stranger, ca.truststore())).as("a certificate of another CA")
           .isInstanceOf(IOException.class);
+      assertThatThrownBy(() -> handshake(rs, elsewhere, ca.truststore()))
+          .as("a certificate naming another host (verify.client.hostname)").isInstanceOf(IOException.class);
       assertThatThrownBy(() -> handshake(rs, client, otherCa.truststore())).as("the client does not trust the server")
           .isInstanceOf(IOException.class);
     }
