@@ -1,8 +1,11 @@
 package io.basalt.bench.elasticity;
 
+import io.basalt.server.config.BasaltConfig;
+import io.basalt.server.config.SecurityKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
 import io.basalt.server.master.OperationHistory;
+import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.zk.EmbeddedZooKeeper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -50,7 +54,11 @@ final class BenchCluster implements AutoCloseable {
       // The balancer's schedule is an hour: it runs only when asked and when a server joins. One copy per
       // region: this bench measures the split and move of a single copy.
       m = new MasterNode(MasterConfig.defaults(zookeeper.connectString()).withAddress("127.0.0.1", freePort())
-          .withBalancer(3_600_000, settings.balancePauseMillis()).withReplicationFactor(1), () -> System.err.println("master lost its leadership"));
+          .withBalancer(3_600_000, settings.balancePauseMillis()).withReplicationFactor(1),
+          () -> System.err.println("master lost its leadership"),
+          // The region servers are other processes: they and this master share the cluster's secret file.
+          ServerSecurity.from(BasaltConfig.of(Map.of(SecurityKeys.CLUSTER_SECRET_FILE.name(), secretFile().toString())),
+              null));
       if (!m.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active in 60 s");
       }
@@ -62,6 +70,10 @@ final class BenchCluster implements AutoCloseable {
       throw e;
     }
     master = m;
+  }
+
+  private Path secretFile() {
+    return dir.resolve("cluster.secret");
   }
 
   /** Starts one more region server and waits until it listens (registration is for the caller to await). */
@@ -86,7 +98,7 @@ final class BenchCluster implements AutoCloseable {
     // Automatic splits are off (thresholds far above any region here): the benchmark splits on purpose.
     cmd.addAll(List.of("--zookeeper", zookeeper.connectString(), "--port", Integer.toString(port), "--data-dir",
         data.toString(), "--cache-mb", Integer.toString(settings.serverCacheMb()), "--split-size-mb", "100000000",
-        "--split-cells", "2000000000"));
+        "--split-cells", "2000000000", "--" + SecurityKeys.CLUSTER_SECRET_FILE.name(), secretFile().toString()));
     long started = System.currentTimeMillis();
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     Server s = new Server(name, port, data, log, p, started);

@@ -6,6 +6,7 @@ import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.launch.MasterMain;
+import io.basalt.server.launch.SecurityArgs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -61,6 +62,7 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
     StandaloneCommand.add(out, "--replication-factor", c.get(ReplicationKeys.FACTOR));
     StandaloneCommand.add(out, "--rereplicate-after-ms", c.get(ReplicationKeys.REREPLICATE_AFTER));
+    SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;
   }

@@ -8,6 +8,7 @@ import io.basalt.server.config.StorageKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.launch.RegionServerMain;
 import java.nio.file.Path;
+import io.basalt.server.launch.SecurityArgs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -78,6 +79,7 @@ final class RegionServerCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--split-cells", splitCells != null ? splitCells : c.get(SplitKeys.MAX_REGION_CELLS));
     StandaloneCommand.add(out, "--split-check-ms", splitCheckMs != null ? splitCheckMs : c.get(SplitKeys.CHECK_INTERVAL));
     StandaloneCommand.add(out, "--replication-ports", c.get(ReplicationKeys.PORT_RANGE));
+    SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of RegionServerMain not listed here; it reports unknown ones
     return out;
   }

@@ -60,6 +60,20 @@ class BasaltCliTest {
   }
 
   @Test
+  void securitySettingsReachTheLaunchers() {
+    RegionServerCommand rs = new RegionServerCommand();
+    new CommandLine(rs).parseArgs("-Dbasalt.cluster.secret.file=/etc/basalt/cluster.secret",
+        "-Dhbase.server.netty.tls.enabled=true", "-Dhbase.rpc.tls.keystore.location=/etc/basalt/rs.p12");
+    assertThat(rs.args()).containsSubsequence("--basalt.cluster.secret.file", "/etc/basalt/cluster.secret")
+        .containsSubsequence("--hbase.server.netty.tls.enabled", "true")
+        .containsSubsequence("--hbase.rpc.tls.keystore.location", "/etc/basalt/rs.p12")
+        .doesNotContain("--hbase.rpc.tls.truststore.location");
+    MasterCommand master = new MasterCommand();
+    new CommandLine(master).parseArgs("-Dbasalt.cluster.secret.file=/etc/basalt/cluster.secret");
+    assertThat(master.args()).containsSubsequence("--basalt.cluster.secret.file", "/etc/basalt/cluster.secret");
+  }
+
+  @Test
   void aDataDirectoryIsClaimedOnceAndItsFormatChecked() throws Exception {
     Path data = dir.resolve("data");
     DataDirGuard.claim(data, "--data-dir", true);

@@ -214,6 +214,11 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** The cluster's secret, created by its first server: one per test cluster, none in the user's home. */
+  public Path secretFile() {
+    return dir.resolve("cluster.secret");
+  }
+
   private Path log(String name) {
     return Processes.logDir().resolve("cluster-" + dir.getFileName() + "-" + name + ".log");
   }
@@ -226,7 +231,7 @@ public final class LocalCluster implements AutoCloseable {
     int port = Processes.freePorts(1)[0];
     List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", host, "--port",
         Integer.toString(port), "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms",
-        "300"));
+        "300", "--basalt.cluster.secret.file", secretFile().toString()));
     args.addAll(masterArgs);
     Node n = new Node("master-" + masters.size(), host, port, List.of(), null, "io.basalt.server.launch.MasterMain", args);
     n.jvmFlags.addAll(jvmFlags);
@@ -250,7 +255,7 @@ public final class LocalCluster implements AutoCloseable {
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
         Integer.toString(SESSION_TIMEOUT_MILLIS), "--replication-ports",
         firstReplicationPort + "-" + (firstReplicationPort + REPLICATION_PORTS_PER_SERVER - 1),
-        "--info-port", Integer.toString(infoPort)));
+        "--info-port", Integer.toString(infoPort), "--basalt.cluster.secret.file", secretFile().toString()));
     args.addAll(regionServerArgs);
     Node n = new Node(name, rsHost, port, net == null ? List.of() : net.exec(index), data,
         "io.basalt.server.launch.RegionServerMain", args);

@@ -4,12 +4,17 @@ import io.basalt.server.rpc.CallController;
 import java.io.IOException;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceRequest;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.CoprocessorServiceResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
 import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
 
-/** ClientService's {@code ExecRegionServerService}, carrying control calls to a {@link ControlEndpoint}. */
+/**
+ * ClientService's {@code ExecRegionServerService}, carrying control calls to a {@link ControlEndpoint}. The
+ * client port is shared with clients: only a connection that proved cluster membership (the member
+ * handshake of {@code io.basalt.server.security}) may make them; anyone else gets AccessDeniedException.
+ */
 public final class ControlServiceHandler {
   private final ControlEndpoint endpoint;
   private final ServerName self;
@@ -22,6 +27,10 @@ public final class ControlServiceHandler {
   public CoprocessorServiceResponse execRegionServerService(CallController c, CoprocessorServiceRequest request)
       throws IOException {
     String service = request.getCall().getServiceName();
+    if (ControlEndpoint.SERVICE.equals(service) && !c.caller().clusterMember()) {
+      throw new AccessDeniedException("control calls are for this cluster's servers only; this connection did not "
+          + "prove it holds the cluster secret");
+    }
     if (!ControlEndpoint.SERVICE.equals(service)) {
       throw new DoNotRetryIOException("coprocessor endpoint " + service + " is not supported by Basalt");
     }

@@ -5,6 +5,7 @@ import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
 import io.basalt.server.status.StatusServer;
 import java.net.BindException;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,9 +18,11 @@ public final class MasterMain {
   private MasterMain() {}
 
   public static void main(String[] argv) throws Exception {
-    Args a = Args.parse("master", argv, Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
+    Set<String> options = new HashSet<>(Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
         "--balancer-period-ms", "--balance-pause-ms", "--info-port", "--replication-factor",
-        "--rereplicate-after-ms"),
+        "--rereplicate-after-ms"));
+    options.addAll(SecurityArgs.options());
+    Args a = Args.parse("master", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port",
             "--hbase.master.info.port", "--info-port", "--basalt.replication.factor", "--replication-factor",
             "--basalt.replication.rereplicate.after", "--rereplicate-after-ms"));
@@ -33,7 +36,7 @@ public final class MasterMain {
         a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()));
     MasterNode node;
     try {
-      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"));
+      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"), SecurityArgs.build(a));
     } catch (BindException e) {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;

@@ -6,6 +6,7 @@ import io.basalt.server.regionserver.RegionServerNode;
 import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,9 +20,10 @@ public final class RegionServerMain {
   private RegionServerMain() {}
 
   public static void main(String[] argv) throws Exception {
-    Args a = Args.parse("regionserver", argv,
-        Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms", "--cache-mb", "--split-size-mb",
-            "--split-cells", "--split-check-ms", "--info-port", "--replication-ports"),
+    Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
+        "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports"));
+    options.addAll(SecurityArgs.options());
+    Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
             "--hbase.regionserver.info.port", "--info-port", "--basalt.replication.port.range", "--replication-ports"));
     RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
@@ -34,7 +36,7 @@ public final class RegionServerMain {
         a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()));
     RegionServerNode node;
     try {
-      node = new RegionServerNode(config);
+      node = new RegionServerNode(config, SecurityArgs.build(a));
     } catch (BindException e) {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;

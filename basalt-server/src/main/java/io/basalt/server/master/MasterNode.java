@@ -17,6 +17,7 @@ import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.zk.ZooKeeperClients;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -65,21 +66,30 @@ public final class MasterNode implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "basalt-rereplication"));
   private final CountDownLatch active = new CountDownLatch(1);
   private final Runnable onLeadershipLost;
+  private final ServerSecurity security;
   private volatile Catalog catalog;
   private volatile Master master;
   private volatile boolean closing;
 
+  /** A master whose region servers run in this JVM (standalone, tests): the in-process secret, no TLS. */
   public MasterNode(MasterConfig config, Runnable onLeadershipLost) throws IOException {
+    this(config, onLeadershipLost, ServerSecurity.inProcess());
+  }
+
+  /** {@code security} is closed with this master. */
+  public MasterNode(MasterConfig config, Runnable onLeadershipLost, ServerSecurity security) throws IOException {
     this.config = config;
     this.onLeadershipLost = onLeadershipLost;
+    this.security = security;
     boolean ok = false;
     try {
+      track(security);
       zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
       track(zk::close);
       rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
-          () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES));
+          () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES, security));
       name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
-      rpcClient = track(new RpcClient("basalt-master", 5_000));
+      rpcClient = track(new RpcClient("basalt-master", 5_000, security.connector()));
       track(() -> {
         balancer.shutdownNow();
         repairs.shutdownNow();
@@ -250,6 +260,11 @@ public final class MasterNode implements AutoCloseable {
 
   public boolean isActive() {
     return active.getCount() == 0;
+  }
+
+  /** TLS and the cluster secret of this process. */
+  public ServerSecurity security() {
+    return security;
   }
 
   public ServerName serverName() {

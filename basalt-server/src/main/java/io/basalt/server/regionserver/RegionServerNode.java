@@ -11,6 +11,8 @@ import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.rpc.ServiceProxy;
+import io.basalt.server.security.MemberChannelGuard;
+import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.transfer.SegmentFetcher;
 import io.basalt.server.transfer.SegmentServer;
 import io.basalt.server.zk.ZooKeeperClients;
@@ -50,19 +52,29 @@ public final class RegionServerNode implements AutoCloseable {
   private final RegionServer regionServer;
   private final CallDispatcher dispatcher = new CallDispatcher();
   private final JeStorageEngine engine;
+  private final ServerSecurity security;
 
+  /** A region server whose master runs in this JVM (standalone, tests): the in-process secret, no TLS. */
   public RegionServerNode(RegionServerConfig config) throws IOException {
+    this(config, ServerSecurity.inProcess());
+  }
+
+  /** {@code security} is closed with this server. */
+  public RegionServerNode(RegionServerConfig config, ServerSecurity security) throws IOException {
+    this.security = security;
     boolean ok = false;
     try {
+      track(security);
       Files.createDirectories(config.dataDir());
       CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
       track(zk::close);
       ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver");
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
-          () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES));
+          () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES, security));
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
+      engine.guardReplication(new MemberChannelGuard(security.secret()));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
       if (config.replicationPorts() != null) {
@@ -71,8 +83,8 @@ public final class RegionServerNode implements AutoCloseable {
         regionServer.enableReplication(config.host(), config.replicationPorts(), reporter);
       }
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
-          new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT),
-          new SegmentFetcher(SegmentFetcher.Options.DEFAULT), new PrefetchReports(zk, config.root()));
+          new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret()),
+          new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.connector()), new PrefetchReports(zk, config.root()));
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
@@ -84,7 +96,7 @@ public final class RegionServerNode implements AutoCloseable {
           new ClientMetaServiceHandler(registry::clusterId, registry::master, registry::metaServer))));
       dispatcher.markReady();
 
-      RpcClient rpcClient = track(new RpcClient("basalt-regionserver", 5_000));
+      RpcClient rpcClient = track(new RpcClient("basalt-regionserver", 5_000, security.connector()));
       ScheduledExecutorService chores = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "basalt-split-check");
         t.setDaemon(true);
@@ -136,6 +148,11 @@ public final class RegionServerNode implements AutoCloseable {
 
   private <T extends AutoCloseable> T track(T resource) {
     return resources.track(resource);
+  }
+
+  /** TLS and the cluster secret of this process. */
+  public ServerSecurity security() {
+    return security;
   }
 
   public ServerName serverName() {

@@ -15,14 +15,14 @@ import org.apache.hbase.thirdparty.com.google.protobuf.RpcController;
 public final class CallController implements RpcController {
   private final List<Cell> requestCells;
   private final boolean cellBlocks;
-  private final String user;
+  private final Caller caller;
   private final List<Cell> responseCells = new ArrayList<>();
   private final long deadlineNanos;
 
-  public CallController(List<Cell> requestCells, boolean cellBlocks, String user, int timeoutMillis) {
+  public CallController(List<Cell> requestCells, boolean cellBlocks, Caller caller, int timeoutMillis) {
     this.requestCells = requestCells;
     this.cellBlocks = cellBlocks;
-    this.user = user;
+    this.caller = caller;
     this.deadlineNanos = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE;
   }
 
@@ -37,7 +37,12 @@ public final class CallController implements RpcController {
   }
 
   public String user() {
-    return user;
+    return caller.claimedUser();
+  }
+
+  /** What the transport proved about the caller (cluster membership, TLS identity). */
+  public Caller caller() {
+    return caller;
   }
 
   public void addResponseCells(List<? extends Cell> cells) {

@@ -56,7 +56,7 @@ public final class CallDispatcher {
     }
   }
 
-  byte[] dispatch(String serviceName, byte[] frame, boolean cellBlocks, String user) {
+  byte[] dispatch(String serviceName, byte[] frame, boolean cellBlocks, Caller caller) {
     int callId = -1;
     try {
       CodedInputStream in = CodedInputStream.newInstance(frame);
@@ -87,7 +87,7 @@ public final class CallDispatcher {
         }
         cells = CellBlocks.decode(frame, offset, length);
       }
-      CallController controller = new CallController(cells, cellBlocks, user, header.getTimeout());
+      CallController controller = new CallController(cells, cellBlocks, caller, header.getTimeout());
       Message response;
       long start = System.nanoTime();
       boolean failed = true;

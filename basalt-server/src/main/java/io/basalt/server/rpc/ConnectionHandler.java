@@ -1,5 +1,7 @@
 package io.basalt.server.rpc;
 
+import io.basalt.server.security.MemberHandshakeHandler;
+import io.basalt.server.security.ServerSecurity;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -32,7 +34,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private final Supplier<String> clusterId;
   private final int maxRequestBytes;
   private String service;
-  private String user = "";
+  private Caller caller = Caller.ANONYMOUS;
   private boolean cellBlocks;
 
   ConnectionHandler(CallDispatcher dispatcher, ExecutorService handlers, Supplier<String> clusterId, int maxRequestBytes) {
@@ -63,7 +65,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
 
   private void acceptHeader(ChannelHandlerContext ctx, ConnectionHeader header) {
     service = header.getServiceName();
-    user = header.hasUserInfo() ? header.getUserInfo().getEffectiveUser() : "";
+    // TLS and the member handshake are complete by the time a header arrives.
+    caller = new Caller(header.hasUserInfo() ? header.getUserInfo().getEffectiveUser() : "",
+        MemberHandshakeHandler.isMember(ctx.channel()), ServerSecurity.tlsPeer(ctx.pipeline()));
     String codec = header.hasCellBlockCodecClass() ? header.getCellBlockCodecClass() : "";
     if (!codec.isEmpty() && !codec.equals(CellBlocks.KEY_VALUE_CODEC)) {
       fatal(ctx, new FatalConnectionException("Unsupported cell block codec " + codec + "; Basalt speaks "
@@ -84,7 +88,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private void run(ChannelHandlerContext ctx, byte[] frame) {
     String svc = service;
     boolean blocks = cellBlocks;
-    String who = user;
+    Caller who = caller;
     try {
       handlers.execute(() -> {
         byte[] response = dispatcher.dispatch(svc, frame, blocks, who);

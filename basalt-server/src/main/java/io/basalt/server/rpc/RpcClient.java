@@ -1,5 +1,6 @@
 package io.basalt.server.rpc;
 
+import io.basalt.server.security.MemberConnector;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -29,13 +30,24 @@ public final class RpcClient implements AutoCloseable {
 
   private final String user;
   private final int connectTimeoutMillis;
+  private final MemberConnector members;
   private final Map<String, Deque<Connection>> idle = new ConcurrentHashMap<>();
   private final AtomicInteger callIds = new AtomicInteger();
   private volatile boolean closed;
 
+  /** An ordinary client: plaintext, no proof of membership (tests and tools). */
   public RpcClient(String user, int connectTimeoutMillis) {
+    this(user, connectTimeoutMillis, null);
+  }
+
+  /**
+   * A client whose connections prove cluster membership with {@code members} (TLS first if the cluster
+   * uses it), as a master's or region server's calls to other servers must.
+   */
+  public RpcClient(String user, int connectTimeoutMillis, MemberConnector members) {
     this.user = user;
     this.connectTimeoutMillis = connectTimeoutMillis;
+    this.members = members;
   }
 
   /**
@@ -55,7 +67,7 @@ public final class RpcClient implements AutoCloseable {
         // The peer closed an idle connection (it restarted, say): the call never ran there; use a fresh one.
       }
     }
-    return call(Connection.open(address, service, user, connectTimeoutMillis), address, service, method, request,
+    return call(Connection.open(address, service, user, connectTimeoutMillis, members), address, service, method, request,
         responsePrototype, timeoutMillis);
   }
 
@@ -143,20 +155,36 @@ public final class RpcClient implements AutoCloseable {
   }
 
   private record Connection(Socket socket, DataInputStream in, DataOutputStream out) {
-    static Connection open(InetSocketAddress address, String service, String user, int connectTimeoutMillis)
-        throws IOException {
-      Socket s = new Socket();
+    static Connection open(InetSocketAddress address, String service, String user, int connectTimeoutMillis,
+        MemberConnector members) throws IOException {
+      Socket s;
+      DataInputStream in;
+      DataOutputStream out;
+      if (members != null) {
+        MemberConnector.Connected c = members.open(address, connectTimeoutMillis);
+        s = c.socket();
+        in = c.in();
+        out = c.out();
+      } else {
+        s = new Socket();
+        try {
+          s.setTcpNoDelay(true);
+          s.connect(address, connectTimeoutMillis);
+        } catch (IOException e) {
+          s.close();
+          throw e;
+        }
+        in = new DataInputStream(new java.io.BufferedInputStream(s.getInputStream()));
+        out = new DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
+      }
       try {
-        s.setTcpNoDelay(true);
-        s.connect(address, connectTimeoutMillis);
-        DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(s.getOutputStream()));
         out.write(FrameDecoder.HBASE_PREAMBLE);
         byte[] header = ConnectionHeader.newBuilder().setServiceName(service)
             .setUserInfo(UserInformation.newBuilder().setEffectiveUser(user)).build().toByteArray();
         out.writeInt(header.length);
         out.write(header);
         out.flush();
-        return new Connection(s, new DataInputStream(new java.io.BufferedInputStream(s.getInputStream())), out);
+        return new Connection(s, in, out);
       } catch (IOException e) {
         s.close();
         throw e;

@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.basalt.server.security.ServerSecurity;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,9 +26,10 @@ public final class RpcServer implements AutoCloseable {
   /**
    * @param handlerCount threads running calls (HBase's {@code hbase.regionserver.handler.count})
    * @param maxRequestBytes larger frames are refused with RequestTooBigException ({@code hbase.ipc.max.request.size})
+   * @param security TLS on this port and the cluster secret members prove
    */
   public RpcServer(String name, InetSocketAddress bind, CallDispatcher dispatcher, Supplier<String> clusterId,
-      int handlerCount, int maxRequestBytes) throws InterruptedException {
+      int handlerCount, int maxRequestBytes, ServerSecurity security) throws InterruptedException {
     AtomicInteger n = new AtomicInteger();
     handlers = new ThreadPoolExecutor(handlerCount, handlerCount, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
       Thread t = new Thread(r, name + "-handler-" + n.incrementAndGet());
@@ -42,6 +44,7 @@ public final class RpcServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            security.initServerPipeline(ch); // TLS and the member handshake come before any HBase bytes
             ch.pipeline().addLast(new FrameDecoder(maxRequestBytes),
                 new ConnectionHandler(dispatcher, handlers, clusterId, maxRequestBytes));
           }

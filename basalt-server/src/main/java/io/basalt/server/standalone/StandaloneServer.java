@@ -4,6 +4,8 @@ import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.master.Master;
 import io.basalt.server.master.MasterNode;
 import io.basalt.server.regionserver.RegionServerNode;
+import io.basalt.server.security.ClusterSecret;
+import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.zk.EmbeddedZooKeeper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -32,11 +34,14 @@ public final class StandaloneServer implements AutoCloseable {
       zookeeper = track(new EmbeddedZooKeeper(new InetSocketAddress(config.host(), config.zookeeperPort()),
           config.zookeeperDataDir()));
       String zk = zookeeper.connectString();
-      master = track(new MasterNode(config.masterConfig(zk), () -> LOG.error("the standalone master lost its leadership")));
+      // One process: its master and region server share an in-memory secret unless a file is configured.
+      ServerSecurity security = track(ServerSecurity.from(config.settings(), ClusterSecret.inProcess()));
+      master = track(new MasterNode(config.masterConfig(zk), () -> LOG.error("the standalone master lost its leadership"),
+          security));
       if (!master.awaitActive(60, TimeUnit.SECONDS)) {
         throw new IOException("the master did not become active within 60 s");
       }
-      regionServer = track(new RegionServerNode(config.regionServerConfig(zk)));
+      regionServer = track(new RegionServerNode(config.regionServerConfig(zk), security));
       awaitRegionsOpen(60_000);
       LOG.info("Basalt standalone ready: ZooKeeper {}, master {}, region server {}, data in {}",
           zk, master.serverName(), regionServer.serverName(), config.dataDir().toAbsolutePath());

@@ -2,6 +2,9 @@ package io.basalt.server.status;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.BindException;
@@ -48,14 +51,20 @@ public final class InfoServer implements AutoCloseable {
    */
   public InfoServer(String host, int port, boolean anyPortIfBusy, Map<String, Function<Map<String, String>, Response>> routes)
       throws IOException {
+    this(host, port, anyPortIfBusy, routes, null);
+  }
+
+  /** {@code https} non-null: HTTPS only, with that context ({@code hbase.ssl.enabled}). */
+  public InfoServer(String host, int port, boolean anyPortIfBusy,
+      Map<String, Function<Map<String, String>, Response>> routes, SSLContext https) throws IOException {
     HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(host, port), 16);
+      server = create(new InetSocketAddress(host, port), https);
     } catch (BindException e) {
       if (!anyPortIfBusy || port == 0) {
         throw e;
       }
-      server = HttpServer.create(new InetSocketAddress(host, 0), 16);
+      server = create(new InetSocketAddress(host, 0), https);
       LOG.warn("info port {} is in use; status pages and /metrics are on port {} instead", port,
           server.getAddress().getPort());
     }
@@ -68,7 +77,16 @@ public final class InfoServer implements AutoCloseable {
     http.setExecutor(threads);
     http.createContext("/", exchange -> handle(exchange, routes));
     http.start();
-    LOG.info("status pages and /metrics on http://{}:{}/", host, address().getPort());
+    LOG.info("status pages and /metrics on {}://{}:{}/", https == null ? "http" : "https", host, address().getPort());
+  }
+
+  private static HttpServer create(InetSocketAddress address, SSLContext https) throws IOException {
+    if (https == null) {
+      return HttpServer.create(address, 16);
+    }
+    HttpsServer server = HttpsServer.create(address, 16);
+    server.setHttpsConfigurator(new HttpsConfigurator(https));
+    return server;
   }
 
   public InetSocketAddress address() {

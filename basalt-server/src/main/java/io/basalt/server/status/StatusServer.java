@@ -7,6 +7,7 @@ import io.basalt.server.metrics.RegionServerMetrics;
 import io.basalt.server.metrics.RpcMetrics;
 import io.basalt.server.regionserver.RegionServerNode;
 import java.io.IOException;
+import javax.net.ssl.SSLContext;
 import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +31,7 @@ public final class StatusServer implements AutoCloseable {
   private final ScheduledExecutorService refresher;
 
   private StatusServer(Metrics metrics, String host, int port, boolean anyPortIfBusy,
-      Map<String, Function<Map<String, String>, InfoServer.Response>> pages) throws IOException {
+      Map<String, Function<Map<String, String>, InfoServer.Response>> pages, SSLContext https) throws IOException {
     this.metrics = metrics;
     Map<String, Function<Map<String, String>, InfoServer.Response>> routes = new LinkedHashMap<>();
     pages.forEach((path, page) -> routes.put(path, q -> {
@@ -40,7 +41,7 @@ public final class StatusServer implements AutoCloseable {
     routes.put("/metrics", q -> new InfoServer.Response(200, Metrics.CONTENT_TYPE, metrics.scrape()));
     InfoServer server = null;
     try {
-      server = new InfoServer(host, port, anyPortIfBusy, routes);
+      server = new InfoServer(host, port, anyPortIfBusy, routes, https);
     } finally {
       if (server == null) {
         metrics.close();
@@ -71,7 +72,8 @@ public final class StatusServer implements AutoCloseable {
     ClusterPages cluster = new ClusterPages(new MasterClusterStatus(masterNode::master, rates::latest, s -> "/rs"), nav);
     RegionServerPage rsPage = new RegionServerPage(rs.regionServer(), rsMetrics, rates, metrics.registry(), nav);
     return new StatusServer(metrics, host, port, false,
-        Map.of("/", cluster::overview, "/table", cluster::table, "/rs", rsPage::render));
+        Map.of("/", cluster::overview, "/table", cluster::table, "/rs", rsPage::render),
+        masterNode.security().httpsContext());
   }
 
   /** A master process: cluster pages (region sizes and rates unknown until region servers report them). */
@@ -81,7 +83,8 @@ public final class StatusServer implements AutoCloseable {
     MasterMetrics.bind(metrics, node::master);
     List<Html.Link> nav = List.of(new Html.Link("Cluster", "/"), new Html.Link("Metrics", "/metrics"));
     ClusterPages cluster = new ClusterPages(new MasterClusterStatus(node::master, RegionLoadSource.NONE, s -> null), nav);
-    return new StatusServer(metrics, host, port, true, Map.of("/", cluster::overview, "/table", cluster::table));
+    return new StatusServer(metrics, host, port, true, Map.of("/", cluster::overview, "/table", cluster::table),
+        node.security().httpsContext());
   }
 
   /** A region server process: its page and metrics. */
@@ -93,7 +96,8 @@ public final class StatusServer implements AutoCloseable {
     metrics.beforeScrape(() -> rates.update(rsMetrics.regionStats(), System.nanoTime()));
     List<Html.Link> nav = List.of(new Html.Link("Region server", "/"), new Html.Link("Metrics", "/metrics"));
     RegionServerPage page = new RegionServerPage(node.regionServer(), rsMetrics, rates, metrics.registry(), nav);
-    return new StatusServer(metrics, host, port, true, Map.of("/", page::render, "/rs", page::render));
+    return new StatusServer(metrics, host, port, true, Map.of("/", page::render, "/rs", page::render),
+        node.security().httpsContext());
   }
 
   public InetSocketAddress address() {

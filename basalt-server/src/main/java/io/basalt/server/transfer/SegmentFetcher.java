@@ -2,6 +2,8 @@ package io.basalt.server.transfer;
 
 import io.basalt.server.transfer.FetchStats.StreamStats;
 import io.basalt.server.transfer.SegmentManifest.Segment;
+import io.basalt.server.security.MemberConnector;
+import io.basalt.server.security.MemberHandshake;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -72,9 +74,17 @@ public final class SegmentFetcher {
   }
 
   private final Options options;
+  private final MemberConnector members;
 
+  /** A fetcher of this JVM's segment servers (tests). */
   public SegmentFetcher(Options options) {
+    this(options, MemberConnector.inProcess());
+  }
+
+  /** Each connection proves membership with {@code members} before asking for anything. */
+  public SegmentFetcher(Options options, MemberConnector members) {
     this.options = options;
+    this.members = members;
   }
 
   /**
@@ -221,6 +231,14 @@ public final class SegmentFetcher {
         ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ch.socket().connect(source, (int) options.connectTimeout().toMillis());
         try (StallWatch watch = StallWatch.on(ch, options.idleTimeout())) {
+          try {
+            members.prove(ch, source);
+          } catch (MemberHandshake.Refused busy) {
+            throw new SegmentRefusedException(busy.getMessage());
+          } catch (IOException e) {
+            throw watch.explain(e);
+          }
+          watch.progress();
           Segment s;
           while (!aborted && (s = queue.poll()) != null) {
             try {

@@ -1,6 +1,12 @@
 package io.basalt.server.transfer;
 
+import io.basalt.server.security.ClusterSecret;
+import io.basalt.server.security.MemberHandshake;
 import io.basalt.server.transfer.SegmentProtocol.Request;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.nio.channels.Channels;
+import java.util.Arrays;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -36,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * (taken from a pinned segment set at PRE-CLOSE, then from the closed directory at CLOSE), and a request
  * for anything else is refused. A served file must still have its exported length.
  *
- * <p>Frames (all integers big-endian); a connection carries any number of requests, one at a time:
+ * <p>A connection opens with the cluster member handshake ({@link MemberHandshake}); then frames (all
+ * integers big-endian), any number of requests, one at a time:
  *
  * <pre>
  *   request:  int32  magic 0x42534701 ("BSG", version 1)
@@ -78,6 +85,7 @@ public final class SegmentServer implements AutoCloseable {
 
   private final Path regionsDir;
   private final Options options;
+  private final ClusterSecret secret;
   private final ServerSocketChannel listener;
   private final ThreadPoolExecutor workers;
   private final Thread acceptor;
@@ -87,9 +95,10 @@ public final class SegmentServer implements AutoCloseable {
   private final Pacer pacer;
   private volatile boolean closed;
 
-  private SegmentServer(Path regionsDir, Options options, ServerSocketChannel listener) {
+  private SegmentServer(Path regionsDir, Options options, ClusterSecret secret, ServerSocketChannel listener) {
     this.regionsDir = regionsDir;
     this.options = options;
+    this.secret = secret;
     this.listener = listener;
     this.pacer = options.maxBytesPerSecond() > 0 ? new Pacer(options.maxBytesPerSecond()) : null;
     AtomicInteger ids = new AtomicInteger();
@@ -103,8 +112,17 @@ public final class SegmentServer implements AutoCloseable {
     this.acceptor.setDaemon(true);
   }
 
-  /** Listens on {@code bindAddress} (port 0 picks a free one) and serves segments of {@code regionsDir}. */
+  /** As {@link #start(Path, InetSocketAddress, Options, ClusterSecret)} for fetchers of this JVM. */
   public static SegmentServer start(Path regionsDir, InetSocketAddress bindAddress, Options options) throws IOException {
+    return start(regionsDir, bindAddress, options, ClusterSecret.inProcess());
+  }
+
+  /**
+   * Listens on {@code bindAddress} (port 0 picks a free one) and serves segments of {@code regionsDir} to
+   * connections that prove they hold {@code secret} (the cluster's servers); others get an error reply.
+   */
+  public static SegmentServer start(Path regionsDir, InetSocketAddress bindAddress, Options options,
+      ClusterSecret secret) throws IOException {
     ServerSocketChannel listener = ServerSocketChannel.open();
     try {
       listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -113,7 +131,7 @@ public final class SegmentServer implements AutoCloseable {
       listener.close();
       throw e;
     }
-    SegmentServer server = new SegmentServer(regionsDir.toAbsolutePath().normalize(), options, listener);
+    SegmentServer server = new SegmentServer(regionsDir.toAbsolutePath().normalize(), options, secret, listener);
     server.acceptor.start();
     LOG.info("segment server listening on {} for {}", server.address(), server.regionsDir);
     return server;
@@ -181,6 +199,10 @@ public final class SegmentServer implements AutoCloseable {
   private void serve(SocketChannel ch) {
     try (ch; StallWatch watch = StallWatch.on(ch, options.idleTimeout())) {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      if (!admitMember(ch)) {
+        return;
+      }
+      watch.progress();
       try {
         Request request;
         while ((request = SegmentProtocol.readRequest(ch)) != null) {
@@ -206,6 +228,31 @@ public final class SegmentServer implements AutoCloseable {
       // closing
     } finally {
       connections.remove(ch);
+    }
+  }
+
+  /**
+   * Runs the member handshake a fetcher opens with. Anything else (a client, a scanner, a fetcher of another
+   * cluster) gets an error reply or is closed before it can name a file.
+   */
+  private boolean admitMember(SocketChannel ch) throws IOException {
+    DataInputStream in = new DataInputStream(Channels.newInputStream(ch));
+    DataOutputStream out = new DataOutputStream(Channels.newOutputStream(ch));
+    byte[] first = new byte[MemberHandshake.MAGIC.length];
+    try {
+      in.readFully(first);
+      if (!Arrays.equals(first, MemberHandshake.MAGIC)) {
+        LOG.warn("refused a segment stream from {}: it did not prove cluster membership", remote(ch));
+        SegmentProtocol.writeError(ch, "segment transfer is for this cluster's servers only");
+        return false;
+      }
+      if (!MemberHandshake.accept(in, out, secret)) {
+        LOG.warn("refused a segment stream from {}: wrong cluster member proof", remote(ch));
+        return false;
+      }
+      return true;
+    } catch (java.io.EOFException e) {
+      return false;
     }
   }
 

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.server.transfer.SegmentManifest.Segment;
+import io.basalt.server.security.ClusterSecret;
+import io.basalt.server.security.MemberConnector;
+import io.basalt.server.security.MemberHandshake;
+import io.basalt.server.security.TlsOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -25,6 +29,7 @@ class SegmentServerTest {
   private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 0);
 
   @TempDir Path regions;
+  @TempDir Path staging;
   private SegmentServer server;
   private byte[] seg0;
   private byte[] seg1;
@@ -52,8 +57,41 @@ class SegmentServerTest {
     server.close();
   }
 
+  /** A connection that proved cluster membership, as a region server's fetcher opens. */
   private SocketChannel connect() throws IOException {
-    return SocketChannel.open(server.address());
+    SocketChannel ch = SocketChannel.open(server.address());
+    try {
+      MemberConnector.inProcess().prove(ch, server.address());
+    } catch (MemberHandshake.Refused busy) {
+      ch.close();
+      throw new SegmentRefusedException(busy.getMessage());
+    }
+    return ch;
+  }
+
+  @Test
+  void refusesConnectionsThatDoNotProveClusterMembership() throws IOException {
+    try (SocketChannel ch = SocketChannel.open(server.address())) {
+      SegmentProtocol.writeRequest(ch, "r1", "00000000.jdb", 0);
+      assertThatThrownBy(() -> SegmentProtocol.readReply(ch)).isInstanceOf(SegmentRefusedException.class)
+          .hasMessageContaining("for this cluster's servers only");
+      // Closed after the refusal: an end of stream, or a reset since the rest of the request went unread.
+      try {
+        assertThat(ch.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+      } catch (java.net.SocketException reset) {
+        assertThat(reset).hasMessageContaining("reset");
+      }
+    }
+    MemberConnector otherCluster = new MemberConnector(ClusterSecret.of(new byte[32]), null, TlsOptions.DEFAULT);
+    try (SocketChannel ch = SocketChannel.open(server.address())) {
+      assertThatThrownBy(() -> otherCluster.prove(ch, server.address())).isInstanceOf(IOException.class)
+          .hasMessageContaining("does not hold this cluster's secret");
+    }
+    SegmentFetcher stranger = new SegmentFetcher(SegmentFetcher.Options.DEFAULT, otherCluster);
+    assertThatThrownBy(() -> stranger.fetch(server.address(),
+        new SegmentManifest("r1", List.of(new Segment(0, seg0.length)), 0), staging))
+        .isInstanceOf(IOException.class).hasStackTraceContaining("does not hold this cluster's secret");
+    assertThat(staging.resolve("00000000.jdb")).doesNotExist();
   }
 
   private static byte[] request(SocketChannel ch, String region, String file, long offset) throws IOException {
@@ -67,7 +105,13 @@ class SegmentServerTest {
   }
 
   private String refusal(String region, String file, long offset) throws IOException {
-    try (SocketChannel ch = connect()) {
+    SocketChannel connected;
+    try {
+      connected = connect();
+    } catch (SegmentRefusedException turnedAway) { // refused before the handshake (too busy)
+      return turnedAway.getMessage();
+    }
+    try (SocketChannel ch = connected) {
       SegmentProtocol.writeRequest(ch, region, file, offset);
       try {
         SegmentProtocol.readReply(ch);

@@ -3,6 +3,7 @@ package io.basalt.storage.je;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.rep.MemberActiveException;
 import com.sleepycat.je.rep.MemberNotFoundException;
+import com.sleepycat.je.rep.net.DataChannelFactory;
 import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
 import io.basalt.storage.error.StorageException;
 import java.net.InetSocketAddress;
@@ -20,11 +21,11 @@ final class GroupAdmin {
    * Deletes {@code nodeName} from {@code group}: the group no longer counts it for elections or acknowledgements,
    * and the name may join again later as a new member. Not a member (any more): nothing to do.
    */
-  static void deleteMember(String group, Set<InetSocketAddress> via, String nodeName) {
+  static void deleteMember(String group, Set<InetSocketAddress> via, DataChannelFactory channels, String nodeName) {
     long deadline = System.nanoTime() + MEMBER_INACTIVE_WAIT.toNanos();
     while (true) {
       try {
-        new ReplicationGroupAdmin(group, via).deleteMember(nodeName);
+        new ReplicationGroupAdmin(group, via, channels).deleteMember(nodeName);
         return;
       } catch (MemberNotFoundException alreadyGone) {
         return;

@@ -4,6 +4,7 @@ import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import io.basalt.storage.error.StorageException;
 import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ChannelGuard;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,12 +26,12 @@ final class GroupRefounding {
   private GroupRefounding() {}
 
   /** Returns false if this directory's group was refounded already (nothing done). */
-  static boolean refound(Path dir, EnvironmentConfig env, GroupMembership founder) {
+  static boolean refound(Path dir, EnvironmentConfig env, GroupMembership founder, ChannelGuard guard) {
     Path marker = dir.resolve(MARKER);
     if (Files.exists(marker)) {
       return false;
     }
-    ReplicatedEnvironment reset = ReplicaEnvironments.openReset(dir, env, founder);
+    ReplicatedEnvironment reset = ReplicaEnvironments.openReset(dir, env, founder, guard);
     reset.close();
     try {
       Path work = dir.resolve(MARKER + ".tmp");

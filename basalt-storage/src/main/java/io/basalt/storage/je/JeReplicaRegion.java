@@ -237,8 +237,9 @@ final class JeReplicaRegion implements ReplicatedRegion {
 
   @Override
   public void deleteMember(String nodeName) {
+    // Through this member's own channel factory: the group's ports admit only guarded connections.
     GroupAdmin.deleteMember(membership.groupName(), Set.of(new InetSocketAddress(membership.host(), membership.port())),
-        nodeName);
+        RepInternal.getNonNullRepImpl(env).getChannelFactory(), nodeName);
   }
 
   /** Every member must hold the barrier before the primary's commit returns; written to their OS first. */

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import io.basalt.storage.replication.ChannelGuard;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,6 +68,17 @@ public final class JeStorageEngine implements StorageEngine {
   private static final java.time.Duration ASK_FOR_PRIMARY_AFTER = java.time.Duration.ofSeconds(3);
   /** In a member's directory while it is being filled from its group (see {@link #interruptedFill}). */
   static final String FILLING_MARKER = "basalt.filling";
+
+  /** Who may open replication connections to this engine's members; null: anyone (tests of storage alone). */
+  private volatile ChannelGuard channelGuard;
+
+  /**
+   * Replication connections to and from this engine's members must pass {@code guard} (the server's
+   * cluster membership check). Set before the first member opens.
+   */
+  public void guardReplication(ChannelGuard guard) {
+    this.channelGuard = guard;
+  }
 
   public JeStorageEngine(StorageConfig config) {
     this(config, LocalStorageFiles.INSTANCE);
@@ -206,7 +218,7 @@ public final class JeStorageEngine implements StorageEngine {
       RoleListener listener) {
     prepareEmpty(dir);
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true));
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true, channelGuard));
     return registerMember(dir, env, new RegionMetadata(descriptor, false), true, membership, listener);
   }
 
@@ -231,7 +243,7 @@ public final class JeStorageEngine implements StorageEngine {
       listener.roleChanged(region, role, primary);
     };
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true));
+        () -> ReplicaEnvironments.open(dir, envConfig(true), membership, false, true, channelGuard));
     return registerMember(dir, env, null, false, membership, clearing);
   }
 
@@ -263,7 +275,7 @@ public final class JeStorageEngine implements StorageEngine {
       return joinGroup(dir, membership, listener);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     return registerMember(dir, env, null, false, membership, listener);
   }
 
@@ -276,7 +288,7 @@ public final class JeStorageEngine implements StorageEngine {
       return joinGroup(dir, membership, listener);
     }
     ReplicatedEnvironment env = openEnvironment(dir,
-        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false));
+        () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     RegionMetadata meta;
     try {
       meta = RegionCatalog.readMetadata(env);
@@ -305,7 +317,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
     }
     try {
-      return GroupRefounding.refound(dir, envConfig(false), founder);
+      return GroupRefounding.refound(dir, envConfig(false), founder, channelGuard);
     } catch (EnvironmentLockedException e) {
       throw new StorageException("region directory " + dir + " is in use by another process", e);
     } catch (com.sleepycat.je.DatabaseException e) {
@@ -364,7 +376,7 @@ public final class JeStorageEngine implements StorageEngine {
           return;
         }
         ReplicatedEnvironment env = openEnvironment(dir,
-            () -> ReplicaEnvironments.open(dir, envConfig(false), member.membership(), false, false));
+            () -> ReplicaEnvironments.open(dir, envConfig(false), member.membership(), false, false, channelGuard));
         try {
           member.replace(register(dir, env, RegionCatalog.readMetadata(env), false, () -> env.getState().isMaster()),
               env);

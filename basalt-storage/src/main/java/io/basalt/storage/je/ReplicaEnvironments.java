@@ -8,6 +8,7 @@ import com.sleepycat.je.rep.NoConsistencyRequiredPolicy;
 import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationConfig;
+import io.basalt.storage.replication.ChannelGuard;
 import io.basalt.storage.replication.GroupMembership;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -40,8 +41,8 @@ final class ReplicaEnvironments {
    * reads meanwhile.
    */
   static ReplicatedEnvironment open(Path dir, EnvironmentConfig env, GroupMembership m, boolean founder,
-      boolean waitForPrimary) {
-    ReplicationConfig rc = config(m, founder, waitForPrimary);
+      boolean waitForPrimary, ChannelGuard guard) {
+    ReplicationConfig rc = config(m, founder, waitForPrimary, guard);
     // Per member, not shared: JE keeps a write queue of this size per environment (1 MB by default).
     env.setConfigParam(EnvironmentConfig.LOG_WRITE_QUEUE_SIZE, Integer.toString(MEMBER_WRITE_QUEUE_BYTES));
     ReplicatedEnvironment opened;
@@ -64,8 +65,8 @@ final class ReplicaEnvironments {
    * JE's internal reset of the group that keeps its UUID and log positions (the {@code DbResetRepGroup}
    * utility's reset, which would otherwise start the group's positions afresh).
    */
-  static ReplicatedEnvironment openReset(Path dir, EnvironmentConfig env, GroupMembership m) {
-    ReplicationConfig rc = config(m, true, true);
+  static ReplicatedEnvironment openReset(Path dir, EnvironmentConfig env, GroupMembership m, ChannelGuard guard) {
+    ReplicationConfig rc = config(m, true, true, guard);
     rc.setConfigParam(RESET_REP_GROUP, "true");
     rc.setConfigParam(RESET_REP_GROUP_RETAIN_UUID, "true");
     env.setConfigParam(EnvironmentConfig.LOG_WRITE_QUEUE_SIZE, Integer.toString(MEMBER_WRITE_QUEUE_BYTES));
@@ -88,8 +89,11 @@ final class ReplicaEnvironments {
     }
   }
 
-  private static ReplicationConfig config(GroupMembership m, boolean founder, boolean waitForPrimary) {
+  private static ReplicationConfig config(GroupMembership m, boolean founder, boolean waitForPrimary,
+      ChannelGuard guard) {
     ReplicationConfig rc = new ReplicationConfig(m.groupName(), m.nodeName(), m.address());
+    // Replication ports accept TCP from anyone: every connection proves itself first (cluster membership).
+    rc.setRepNetConfig(GuardedChannelFactory.networkConfig(guard));
     rc.setHelperHosts(founder || m.helpers().isEmpty() ? m.address() : String.join(",", m.helpers()));
     // Secondaries answer TIMELINE reads with what they have: HBase's contract for them.
     rc.setConsistencyPolicy(NoConsistencyRequiredPolicy.NO_CONSISTENCY);

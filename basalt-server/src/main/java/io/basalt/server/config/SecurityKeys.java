@@ -1,0 +1,91 @@
+package io.basalt.server.config;
+
+/**
+ * How servers prove to each other that they belong to the cluster, and TLS on the RPC ports with HBase
+ * 2.6's key names and meanings (org.apache.hadoop.hbase.io.crypto.tls.X509Util).
+ */
+public final class SecurityKeys {
+  private SecurityKeys() {}
+
+  public static final ConfigKey<String> CLUSTER_SECRET_FILE = ConfigKey.path("basalt.cluster.secret.file", "",
+      "File holding the secret every master and region server of the cluster shares (hex, owner-readable "
+          + "only); control calls, segment transfers and replication connections prove knowledge of it and "
+          + "anyone else is refused. Created with a random secret if missing. Empty: ~/.basalt/cluster.secret "
+          + "(so processes of one user on one machine agree with no setting); copy the file to every machine "
+          + "of a multi-machine cluster. Standalone keeps its secret in memory unless this is set.");
+
+  public static final ConfigKey<Boolean> SERVER_TLS = ConfigKey.bool("hbase.server.netty.tls.enabled", false,
+      "Serve RPC over TLS (keystore and truststore from hbase.rpc.tls.*). Internal calls between servers then "
+          + "use TLS too.");
+
+  public static final ConfigKey<Boolean> SUPPORT_PLAINTEXT = ConfigKey.bool("hbase.server.netty.tls.supportplaintext",
+      true, "With TLS on, also accept plaintext connections on the same port (the first bytes tell a TLS "
+          + "ClientHello from HBase's preamble), for a migration. Set false to refuse plaintext.");
+
+  public static final ConfigKey<String> CLIENT_AUTH = ConfigKey.of("hbase.server.netty.tls.client.auth.mode",
+      "NONE|WANT|NEED", "NEED", SecurityKeys::clientAuth,
+      "Whether TLS clients must present a certificate the truststore trusts: NEED (refused without one), WANT "
+          + "(checked if presented), NONE.");
+
+  public static final ConfigKey<Boolean> VERIFY_CLIENT_HOSTNAME = ConfigKey.bool(
+      "hbase.server.netty.tls.verify.client.hostname", true,
+      "Check that a client certificate names the address the client connects from (subject alternative name).");
+
+  public static final ConfigKey<Boolean> HTTPS_STATUS = ConfigKey.bool("hbase.ssl.enabled", false,
+      "Serve the status pages and /metrics over HTTPS only, with the hbase.rpc.tls keystore (HBase's key for its "
+          + "web UI; HBase itself reads that keystore from ssl-server.xml). Not reloaded by certReload.");
+
+  public static final ConfigKey<Boolean> CLIENT_TLS = ConfigKey.bool("hbase.client.netty.tls.enabled", false,
+      "Connect to other servers over TLS even if this server's own port does not require it.");
+
+  public static final ConfigKey<Boolean> VERIFY_SERVER_HOSTNAME = ConfigKey.bool(
+      "hbase.client.netty.tls.verify.server.hostname", true,
+      "Internal calls check that a server's certificate names the host they connect to.");
+
+  public static final ConfigKey<String> KEYSTORE_LOCATION = ConfigKey.path("hbase.rpc.tls.keystore.location", "",
+      "Keystore (JKS or PKCS12) with this server's private key and certificate chain.");
+
+  public static final ConfigKey<String> KEYSTORE_TYPE = ConfigKey.string("hbase.rpc.tls.keystore.type", "",
+      "JKS or PKCS12; empty: from the file's extension (.jks, .p12/.pfx), else PKCS12.");
+
+  public static final ConfigKey<String> KEYSTORE_PASSWORD = ConfigKey.string("hbase.rpc.tls.keystore.password", "",
+      "Password of the keystore and its key.");
+
+  public static final ConfigKey<String> TRUSTSTORE_LOCATION = ConfigKey.path("hbase.rpc.tls.truststore.location", "",
+      "Truststore (JKS or PKCS12) with the CA certificates peers' certificates must chain to; empty: the JDK's.");
+
+  public static final ConfigKey<String> TRUSTSTORE_TYPE = ConfigKey.string("hbase.rpc.tls.truststore.type", "",
+      "JKS or PKCS12; empty: from the file's extension.");
+
+  public static final ConfigKey<String> TRUSTSTORE_PASSWORD = ConfigKey.string("hbase.rpc.tls.truststore.password",
+      "", "Password of the truststore (may be empty).");
+
+  public static final ConfigKey<String> PROTOCOL = ConfigKey.string("hbase.rpc.tls.protocol", "TLSv1.2",
+      "TLS protocol of the SSL context (HBase's default TLSv1.2).");
+
+  public static final ConfigKey<String> ENABLED_PROTOCOLS = ConfigKey.string("hbase.rpc.tls.enabledProtocols", "",
+      "Comma-separated protocols to enable; empty: hbase.rpc.tls.protocol only.");
+
+  public static final ConfigKey<String> CIPHER_SUITES = ConfigKey.string("hbase.rpc.tls.ciphersuites", "",
+      "Comma-separated cipher suites; empty: the JDK's defaults.");
+
+  public static final ConfigKey<Boolean> CERT_RELOAD = ConfigKey.bool("hbase.rpc.tls.certReload", false,
+      "Reload the keystore and truststore when their files change (new connections use the new certificates).");
+
+  public static final ConfigKey<Long> FILE_POLL_INTERVAL = ConfigKey.millis("hbase.rpc.tls.filepoll.interval.millis",
+      60_000, 100, "How often, in ms, certReload looks at the keystore and truststore files.");
+
+  public static final ConfigKey<Boolean> CRL = ConfigKey.bool("hbase.rpc.tls.clr", false,
+      "Certificate revocation lists: not supported by Basalt yet; true stops the server.");
+
+  public static final ConfigKey<Boolean> OCSP = ConfigKey.bool("hbase.rpc.tls.ocsp", false,
+      "OCSP revocation checks: not supported by Basalt yet; true stops the server.");
+
+  private static String clientAuth(String raw) {
+    String v = raw.isEmpty() ? "NEED" : raw.toUpperCase(java.util.Locale.ROOT);
+    if (!v.equals("NONE") && !v.equals("WANT") && !v.equals("NEED")) {
+      throw new IllegalArgumentException("must be NONE, WANT or NEED");
+    }
+    return v;
+  }
+}
