@@ -24,7 +24,7 @@ public final class AdminServiceHandler {
 
   public GetRegionInfoResponse getRegionInfo(CallController c, GetRegionInfoRequest r) throws IOException {
     byte[] name = r.getRegion().getValue().toByteArray();
-    HostedRegion region = server.anyCopy(name);
+    HostedRegion region = server.lookup().anyCopy(name);
     GetRegionInfoResponse.Builder b = GetRegionInfoResponse.newBuilder()
         .setRegionInfo(ProtobufUtil.toRegionInfo(asNamed(region.info(), name)));
     if (r.getCompactionState()) {
@@ -55,7 +55,7 @@ public final class AdminServiceHandler {
    * Any copy may be flushed (HBase's client names a replicated region's other copies as replicas).
    */
   public FlushRegionResponse flushRegion(CallController c, FlushRegionRequest r) throws IOException {
-    HostedRegion region = server.anyCopy(r.getRegion().getValue().toByteArray());
+    HostedRegion region = server.lookup().anyCopy(r.getRegion().getValue().toByteArray());
     try {
       server.compactions().flush(region.info().getEncodedName(), region.store());
     } catch (RuntimeException e) {
@@ -70,7 +70,7 @@ public final class AdminServiceHandler {
    */
   public CompactRegionResponse compactRegion(CallController c, CompactRegionRequest r) throws IOException {
     // Every copy compacts its own log; a copy that is not the primary only cleans (its purge comes with the log).
-    HostedRegion region = server.anyCopy(r.getRegion().getValue().toByteArray());
+    HostedRegion region = server.lookup().anyCopy(r.getRegion().getValue().toByteArray());
     // Basalt compacts a whole region (one log holds every family); a family's compaction still checks the family.
     if (r.hasFamily() && !region.table().hasColumnFamily(r.getFamily().toByteArray())) {
       throw new org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException("column family "

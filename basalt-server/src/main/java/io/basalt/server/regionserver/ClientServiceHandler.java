@@ -68,7 +68,7 @@ public final class ClientServiceHandler {
     if (isMeta(regionName)) {
       result = server.meta().get(get);
     } else {
-      RegionServer.Read read = server.read(regionName);
+      RegionLookup.Read read = server.lookup().read(regionName);
       result = get(read.region(), get, read.stale());
     }
     GetResponse.Builder response = GetResponse.newBuilder();
@@ -104,7 +104,7 @@ public final class ClientServiceHandler {
     if (isMeta(regionName)) {
       throw new DoNotRetryIOException("hbase:meta is read-only in Basalt: the master owns the catalog");
     }
-    HostedRegion region = server.writable(regionName);
+    HostedRegion region = server.lookup().writable(regionName);
     MutationProto proto = request.getMutation();
     CellScanner cells = c.requestCellScanner();
     long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
@@ -222,11 +222,11 @@ public final class ClientServiceHandler {
     try {
       byte[] regionName = action.getRegion().getValue().toByteArray();
       if (action.getActionList().stream().allMatch(Action::hasGet)) {
-        RegionServer.Read read = server.read(regionName); // Gets alone may be TIMELINE reads of a replica
+        RegionLookup.Read read = server.lookup().read(regionName); // Gets alone may be TIMELINE reads of a replica
         region = read.region();
         stale = read.stale();
       } else {
-        region = server.writable(regionName);
+        region = server.lookup().writable(regionName);
       }
     } catch (IOException e) {
       skipCells(action, cells);
@@ -414,7 +414,7 @@ public final class ClientServiceHandler {
         cursor = new ListCursor(server.meta().scan(scan), scan.getLimit());
         leaseRegion = org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName);
       } else {
-        RegionServer.Read read = server.read(regionName);
+        RegionLookup.Read read = server.lookup().read(regionName);
         cursor = openStore(read, scan);
         leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
       }
@@ -486,7 +486,7 @@ public final class ClientServiceHandler {
     return response.build();
   }
 
-  private static ResultCursor openStore(RegionServer.Read read, Scan scan) throws IOException {
+  private static ResultCursor openStore(RegionLookup.Read read, Scan scan) throws IOException {
     try {
       Region store = read.region().store();
       io.basalt.storage.read.ScanSpec spec = Reads.spec(scan);

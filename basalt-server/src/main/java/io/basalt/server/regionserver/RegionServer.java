@@ -23,13 +23,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionReplicaUtil;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +61,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
   private final SplitHolds splitHolds = new SplitHolds(SplitHolds.MAX);
+  private final RegionLookup lookup;
   private final RegionCompactions compactions = new RegionCompactions();
   private final RegionSnapshots snapshots;
 
@@ -75,6 +73,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
+    this.lookup = new RegionLookup(serverName, regions, replicaOf, movedTo, lease, splitHolds);
     this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
         serverName::toString);
   }
@@ -236,94 +235,13 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     });
   }
 
-  /**
-   * The region to write to, or to read from consistently: this server's copy must be the primary (a
-   * secondary sends the client to the primary it knows). Refused while the server's lease is not confirmed
-   * (fencing).
-   */
-  HostedRegion region(byte[] regionName) throws IOException {
-    String encoded = RegionInfo.encodeRegionName(regionName);
-    HostedRegion r = hosted(regionName, encoded);
-    if (r == null) {
-      String base = replicaOf.get(encoded);
-      if (base != null && regions.containsKey(base)) {
-        // HBase's answer to a write addressed to a read replica (HRegion.checkReadOnly)
-        throw new DoNotRetryIOException("region is read only");
-      }
-      throw notOnline(regionName, encoded);
-    }
-    if (!r.primary()) {
-      Optional<ServerName> primary = r.primaryServer();
-      if (primary.isPresent() && !primary.get().getAddress().equals(serverName.getAddress())) {
-        throw new org.apache.hadoop.hbase.exceptions.RegionMovedException(primary.get(), LOCATION_SEQ_NUM);
-      }
-      throw new NotServingRegionException(Bytes.toStringBinary(regionName) + ": the copy on " + serverName
-          + " is not the primary and its replica group has none now (electing one, or too few members are up)");
-    }
-    return r;
-  }
-
-  /** A region to write to: as {@link #region}, once writes held for its split (see {@link SplitHolds}) go on. */
-  HostedRegion writable(byte[] regionName) throws IOException {
-    splitHolds.await(RegionInfo.encodeRegionName(regionName));
-    return region(regionName);
+  /** How client requests find the region they name (see {@link RegionLookup}). */
+  RegionLookup lookup() {
+    return lookup;
   }
 
   SplitHolds splitHolds() {
     return splitHolds;
-  }
-
-  /** A region to read from, by any of its replica names; {@link Read#stale()} when this copy is not the primary. */
-  Read read(byte[] regionName) throws IOException {
-    String encoded = RegionInfo.encodeRegionName(regionName);
-    HostedRegion r = hosted(regionName, encoded);
-    if (r != null) {
-      return new Read(region(regionName), false);
-    }
-    String base = replicaOf.get(encoded);
-    r = base == null ? null : hosted(regionName, base);
-    if (r == null) {
-      throw notOnline(regionName, encoded);
-    }
-    return new Read(r, !r.primary());
-  }
-
-  /**
-   * This server's copy of a region, primary or not, named by the region or by one of its replicas (HBase lists a
-   * replicated region's copies as replicas): for flush, compaction and region info, which each copy answers
-   * for its own log.
-   */
-  HostedRegion anyCopy(byte[] regionName) throws IOException {
-    String encoded = RegionInfo.encodeRegionName(regionName);
-    HostedRegion r = hosted(regionName, encoded);
-    if (r == null) {
-      String base = replicaOf.get(encoded);
-      r = base == null ? null : hosted(regionName, base);
-    }
-    if (r == null) {
-      throw notOnline(regionName, encoded);
-    }
-    return r;
-  }
-
-  /** A region served for a read, and whether the answer may be behind the primary's. */
-  record Read(HostedRegion region, boolean stale) {}
-
-  private HostedRegion hosted(byte[] regionName, String encoded) throws NotServingRegionException {
-    HostedRegion r = regions.get(encoded);
-    if (r != null && !lease.valid()) {
-      throw new NotServingRegionException(Bytes.toStringBinary(regionName)
-          + ": " + serverName + " cannot confirm its ZooKeeper session, so it serves nothing until it can");
-    }
-    return r;
-  }
-
-  private NotServingRegionException notOnline(byte[] regionName, String encoded) {
-    ServerName moved = movedTo.get(encoded);
-    if (moved != null) {
-      return new org.apache.hadoop.hbase.exceptions.RegionMovedException(moved, LOCATION_SEQ_NUM);
-    }
-    return new NotServingRegionException(Bytes.toStringBinary(regionName) + " is not online on " + serverName);
   }
 
   @Override
@@ -348,7 +266,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   @Override
   public Optional<byte[]> midpoint(RegionInfo parent) throws IOException {
-    return region(parent.getRegionName()).store().midpointRow();
+    return lookup.region(parent.getRegionName()).store().midpointRow();
   }
 
   /**
@@ -552,7 +470,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
 
   @Override
   public MoveSource preClose(RegionInfo region) throws IOException {
-    HostedRegion r = region(region.getRegionName());
+    HostedRegion r = lookup.region(region.getRegionName());
     return mover().pin(region.getEncodedName(), r.store().logSegments());
   }
 
