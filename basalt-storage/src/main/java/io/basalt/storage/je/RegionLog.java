@@ -99,14 +99,24 @@ final class RegionLog {
     env.checkpoint(force);
   }
 
-  /** Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. */
+  /**
+   * Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. Cleaning and
+   * checkpointing are repeated while a round still cleans something (at most 3 rounds): a file JE's background
+   * cleaner had begun is finished and deleted only after a later checkpoint, so one round sometimes freed nothing.
+   */
   void reclaimSpace() {
-    while (env.cleanLog() > 0) {
-      // keep cleaning while files qualify
-    }
     CheckpointConfig force = new CheckpointConfig();
     force.setForce(true);
-    env.checkpoint(force);
+    for (int round = 0; round < 3; round++) {
+      int cleaned = 0;
+      for (int n; (n = env.cleanLog()) > 0; ) {
+        cleaned += n;
+      }
+      env.checkpoint(force);
+      if (cleaned == 0 && round > 0) {
+        break;
+      }
+    }
     cachedLogBytes = -1;
   }
 
