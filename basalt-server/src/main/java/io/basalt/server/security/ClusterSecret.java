@@ -1,11 +1,9 @@
 package io.basalt.server.security;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -88,11 +86,17 @@ public final class ClusterSecret {
     try {
       Files.writeString(tmp, HexFormat.of().formatHex(randomBytes(BYTES)) + "\n");
       try {
-        // ATOMIC_MOVE without REPLACE_EXISTING: the first process to finish wins, the others read its file.
-        Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
-      } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException raced) {
-        if (!Files.exists(f)) {
+        // A hard link is created only if the name is free (link(2)): the first process to finish wins and the
+        // others read its file. An atomic rename would not do: on Linux it replaces the file another process
+        // may already have read (ClusterSecretTest caught two secrets).
+        Files.createLink(f, tmp);
+      } catch (FileAlreadyExistsException raced) {
+        // another process created it first
+      } catch (UnsupportedOperationException noHardLinks) {
+        try {
           Files.move(tmp, f);
+        } catch (FileAlreadyExistsException raced) {
+          // another process created it first
         }
       }
     } finally {
