@@ -15,8 +15,12 @@ import org.apache.hadoop.hbase.client.RegionInfo;
  * member to member (server to server), so the master asks a server with a live member to make them.
  */
 final class MemberChanges {
-  /** How long a primary waits for the member it hands its role to (JE's master transfer). */
-  private static final Duration PRIMARY_TRANSFER_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * How long a primary waits for the member it hands its role to (JE's master transfer). Once the target has caught
+   * up, JE holds the primary's commits until the target confirms the log's end; a target that dies in that moment
+   * holds writes for this long, so it is short: a target that lags more is refused and asked again later.
+   */
+  private static final Duration PRIMARY_TRANSFER_TIMEOUT = Duration.ofSeconds(3);
   /** How long a joined member may take to catch up with its primary (a whole region streamed). */
   private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
 

@@ -3,8 +3,12 @@ package io.basalt.storage.je;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.rep.MemberActiveException;
 import com.sleepycat.je.rep.MemberNotFoundException;
+import com.sleepycat.je.rep.NodeState;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
+import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.net.DataChannelFactory;
 import com.sleepycat.je.rep.util.ReplicationGroupAdmin;
+import io.basalt.storage.error.ReplicasUnavailableException;
 import io.basalt.storage.error.StorageException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -42,6 +46,28 @@ final class GroupAdmin {
         throw new StorageException("deleting member " + nodeName + " of group " + group + " failed: "
             + ex.getMessage(), ex);
       }
+    }
+  }
+
+  /**
+   * Throws unless {@code target} answers within {@code timeout} as a secondary following {@code primaryName}.
+   * JE's master transfer holds the primary's commits once the target has caught up, until the target confirms the
+   * log's very end: a target whose process died without its primary noticing yet would hold every write for the
+   * transfer's whole timeout, so it is asked first.
+   */
+  static void requireFollowing(String group, Set<InetSocketAddress> via, DataChannelFactory channels,
+      ReplicationNode target, String primaryName, Duration timeout) {
+    NodeState state;
+    try {
+      state = new ReplicationGroupAdmin(group, via, channels).getNodeState(target, (int) timeout.toMillis());
+    } catch (Exception unreachable) {
+      throw new ReplicasUnavailableException("member " + target.getName() + " of group " + group
+          + " does not answer (" + unreachable.getMessage() + ")", unreachable);
+    }
+    if (state.getNodeState() != ReplicatedEnvironment.State.REPLICA || !primaryName.equals(state.getMasterName())) {
+      throw new ReplicasUnavailableException("member " + target.getName() + " of group " + group + " is "
+          + state.getNodeState() + " following " + state.getMasterName() + ", not a secondary of " + primaryName,
+          null);
     }
   }
 

@@ -48,6 +48,8 @@ import java.util.function.Consumer;
  * opens it afresh and this member carries on with the new one; meanwhile it refuses operations.
  */
 final class JeReplicaRegion implements ReplicatedRegion {
+  /** How long the target of a primary hand-over has to answer before the hand-over starts. */
+  private static final Duration TARGET_ANSWER_TIMEOUT = Duration.ofSeconds(1);
 
   private final GroupMembership membership;
   private final RoleListener listener;
@@ -206,6 +208,13 @@ final class JeReplicaRegion implements ReplicatedRegion {
   @Override
   public void transferPrimary(String nodeName, Duration timeout) {
     try {
+      ReplicationNode target = env.getGroup().getMember(nodeName);
+      if (target == null) {
+        throw new StorageException(nodeName + " is not a member of group " + membership.groupName());
+      }
+      GroupAdmin.requireFollowing(membership.groupName(), Set.of(new InetSocketAddress(membership.host(),
+          membership.port())), RepInternal.getNonNullRepImpl(env).getChannelFactory(), target, membership.nodeName(),
+          TARGET_ANSWER_TIMEOUT);
       env.transferMaster(Set.of(nodeName), (int) timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (DatabaseException e) {
       throw JeErrors.translate("handing the primary role to " + nodeName, e);

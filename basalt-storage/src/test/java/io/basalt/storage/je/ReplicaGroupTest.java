@@ -245,6 +245,24 @@ class ReplicaGroupTest {
   }
 
   @Test
+  void thePrimaryIsHandedOnlyToAMemberThatAnswersAndFollowsIt() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    put(g.get(0), "before", "v");
+    g.get(2).close();
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> g.get(0).transferPrimary("node2", Duration.ofSeconds(10)))
+        .isInstanceOf(ReplicasUnavailableException.class).hasMessageContaining("node2");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused before JE's transfer starts")
+        .isLessThan(Duration.ofSeconds(5));
+    put(g.get(0), "still", "primary");
+
+    g.get(0).transferPrimary("node1", Duration.ofSeconds(10));
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.get(1).role() == ReplicaRole.PRIMARY);
+    put(g.get(1), "after", "handover");
+    assertThat(value(g.get(1), "still")).isEqualTo("primary");
+  }
+
+  @Test
   void aPrimaryWithoutAMajorityCannotAcknowledge() throws IOException {
     List<ReplicatedRegion> g = startGroup();
     put(g.get(0), "before", "v");
