@@ -40,6 +40,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private String service;
   private Caller caller = Caller.ANONYMOUS;
   private boolean cellBlocks;
+  /** Set when the connection is being closed for a fatal error: nothing it sends after that is run. */
+  private boolean refused;
 
   ConnectionHandler(CallDispatcher dispatcher, ExecutorService handlers, Supplier<String> clusterId, int maxRequestBytes,
       Authentication auth) {
@@ -52,6 +54,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, RpcEvent event) {
+    if (refused) {
+      return;
+    }
     if (event instanceof RpcEvent.Request r) {
       run(ctx, r.frame());
     } else if (event instanceof RpcEvent.Header h) {
@@ -134,11 +139,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   }
 
   private void fatalDenied(ChannelHandlerContext ctx, AccessDeniedException e) {
+    refused = true;
     LOG.info("refused {}: {}", ctx.channel().remoteAddress(), e.getMessage());
     ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
   }
 
   private void fatal(ChannelHandlerContext ctx, FatalConnectionException e) {
+    refused = true;
     LOG.debug("closing {}: {}", ctx.channel().remoteAddress(), e.getMessage());
     ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
   }

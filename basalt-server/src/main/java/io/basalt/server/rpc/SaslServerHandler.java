@@ -41,7 +41,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
   /** What the transport established, sent down the pipeline before any byte of the connection header. */
   record Established(String user, boolean kerberos) {}
 
-  private enum State { PREAMBLE, SKIP_INITIAL_TOKEN, SASL }
+  private enum State { PREAMBLE, SKIP_INITIAL_TOKEN, SASL, FAILED }
 
   private final Authentication auth;
   private final int maxRequestBytes;
@@ -64,6 +64,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
           done(ctx, null);
         }
       }
+      case FAILED -> in.skipBytes(in.readableBytes()); // nothing after a refusal may reach the RPC layer
       case SASL -> {
         ByteBuf token = token(ctx, in);
         if (token != null) {
@@ -97,6 +98,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
     int authByte = in.getByte(at + 5) & 0xFF;
     if (!hbas || authByte == SIMPLE) {
       if (hbas && auth.required() && !mayStaySimple(ctx)) {
+        in.skipBytes(in.readableBytes());
         refuse(ctx, new AccessDeniedException("Authentication is required"));
         return;
       }
@@ -177,6 +179,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
   }
 
   private void refuse(ChannelHandlerContext ctx, IOException e) {
+    state = State.FAILED;
     LOG.debug("refused {}: {}", ctx.channel().remoteAddress(), e.getMessage());
     ctx.channel().config().setAutoRead(false);
     ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
@@ -186,6 +189,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
   private void saslFailed(ChannelHandlerContext ctx, Throwable e) {
     Throwable cause = e instanceof IOException && e.getCause() instanceof IOException io
         && !(e instanceof AccessDeniedException) ? io : e;
+    state = State.FAILED;
     LOG.info("SASL authentication of {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
     if (exchange != null) {
       exchange.dispose();
