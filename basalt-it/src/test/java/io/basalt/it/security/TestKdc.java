@@ -52,6 +52,9 @@ final class TestKdc implements AutoCloseable {
         "  }",
         ""));
     System.setProperty("java.security.krb5.conf", conf.toString());
+    // An HBase client used earlier in this JVM (another test class) made the JDK cache an empty Kerberos
+    // configuration: read ours now (the surefire argLine exports sun.security.krb5 for this).
+    Class.forName("sun.security.krb5.Config").getMethod("refresh").invoke(null);
     return new TestKdc(kdc, dir, conf);
   }
 

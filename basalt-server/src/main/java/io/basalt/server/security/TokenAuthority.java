@@ -9,6 +9,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.apache.hadoop.hbase.protobuf.generated.AuthenticationProtos;
 import org.apache.hadoop.hbase.security.token.AuthenticationTokenIdentifier;
 import org.apache.hadoop.security.token.SecretManager.InvalidToken;
 
@@ -40,10 +41,13 @@ public final class TokenAuthority {
   public Token issue(String user) throws IOException {
     TokenKeys.Key key = keys.current();
     long now = clock.getAsLong();
-    AuthenticationTokenIdentifier id = new AuthenticationTokenIdentifier(user, key.id(), now,
-        now + keys.tokenLifetimeMillis());
-    id.setSequenceNumber(sequence.incrementAndGet());
-    byte[] identifier = id.getBytes();
+    byte[] fields = AuthenticationProtos.TokenIdentifier.newBuilder()
+        .setKind(AuthenticationProtos.TokenIdentifier.Kind.HBASE_AUTH_TOKEN)
+        .setUsername(com.google.protobuf.ByteString.copyFromUtf8(user)).setKeyId(key.id()).setIssueDate(now)
+        .setExpirationDate(now + keys.tokenLifetimeMillis()).setSequenceNumber(sequence.incrementAndGet())
+        .build().toByteArray();
+    // As AuthenticationTokenIdentifier.write: the protobuf behind its length.
+    byte[] identifier = java.nio.ByteBuffer.allocate(4 + fields.length).putInt(fields.length).put(fields).array();
     return new Token(identifier, sign(key.secret(), identifier), clusterId.get());
   }
 
