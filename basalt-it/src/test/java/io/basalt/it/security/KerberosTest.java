@@ -358,4 +358,35 @@ class KerberosTest {
     Map<String, String> badQop = kerberos("secret-sauce");
     assertThatThrownBy(() -> start(badQop)).hasStackTraceContaining("hbase.rpc.protection");
   }
+
+  @Test
+  void launchersStopWithTheReasonWhenKerberosCannotBeHonoured() throws Exception {
+    String classpath = System.getProperty("java.class.path");
+    java.util.List<String> jvm = java.util.List.of("-Djava.security.krb5.conf=" + kdc.krb5conf());
+    java.util.List<String> master = java.util.List.of("--zookeeper", "127.0.0.1:1", "--host", "127.0.0.1",
+        "--hbase.security.authentication", "kerberos", "--hbase.master.keytab.file", serverKeytab.toString());
+    assertThat(exitOf(jvm, classpath, "io.basalt.server.launch.MasterMain", master, "master-no-principal"))
+        .contains("hbase.master.kerberos.principal is not set");
+    java.util.List<String> regionServer = java.util.List.of("--zookeeper", "127.0.0.1:1", "--host", "127.0.0.1",
+        "--data-dir", data.resolve("rs").toString(), "--hbase.security.authentication", "kerberos",
+        "--hbase.regionserver.kerberos.principal", SERVER_PRINCIPAL,
+        "--hbase.regionserver.keytab.file", otherKeytab.toString());
+    assertThat(exitOf(jvm, classpath, "io.basalt.server.launch.RegionServerMain", regionServer, "rs-wrong-keytab"))
+        .contains("Kerberos login of hbase/");
+  }
+
+  /** Runs a launcher that must stop at once with exit code 2; returns its output. */
+  private String exitOf(java.util.List<String> jvm, String classpath, String main, java.util.List<String> args, String name)
+      throws Exception {
+    Path log = data.resolve(name + ".log");
+    Process p = io.basalt.it.target.Processes.startJava(jvm, classpath, main, args, log);
+    try {
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as(name + " stops").isTrue();
+      String output = java.nio.file.Files.readString(log);
+      assertThat(p.exitValue()).as(output).isEqualTo(2);
+      return output;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
 }
