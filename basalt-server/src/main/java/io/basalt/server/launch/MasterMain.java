@@ -37,7 +37,8 @@ public final class MasterMain {
         a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()));
     MasterNode node;
     try {
-      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"), SecurityArgs.build(a, Authentication.Role.MASTER, config.host()));
+      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"),
+          SecurityArgs.build(a, Authentication.Role.MASTER, config.host()));
     } catch (BindException e) {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;
