@@ -71,9 +71,10 @@ class KerberosTest {
     kdc = TestKdc.start(kdcDir);
     // Server and client both put the canonical name of the server's address in _HOST.
     String host = java.net.InetAddress.getByName("127.0.0.1").getCanonicalHostName().toLowerCase(java.util.Locale.ROOT);
+    // Kerby exports every principal made so far into each keytab: the one without hbase/ comes first.
+    otherKeytab = kdc.keytab("other.keytab", "other/" + host);
     serverKeytab = kdc.keytab("hbase.keytab", "hbase/" + host);
     aliceKeytab = kdc.keytab("alice.keytab", "alice");
-    otherKeytab = kdc.keytab("other.keytab", "other/" + host);
     UserGroupInformation.setConfiguration(clientConf(null, "authentication"));
   }
 
@@ -321,17 +322,29 @@ class KerberosTest {
     }
   }
 
-  /** Sends a SASL preamble and one frame; expects HBase's SASL error reply (status 1) and the connection closed. */
+  /**
+   * Sends a SASL preamble and a frame, again after every challenge (DIGEST-MD5 answers any first token with
+   * its challenge, as in HBase); expects HBase's SASL error reply (status 1) within three rounds, then the close.
+   */
   private static void assertSaslError(InetSocketAddress port, int authByte, int length, byte[] body) throws IOException {
     try (Socket socket = new Socket(port.getAddress(), port.getPort())) {
       socket.setSoTimeout(10_000);
       DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      out.write(new byte[] {'H', 'B', 'a', 's', 0, (byte) authByte});
-      out.writeInt(length);
-      out.write(body);
-      out.flush();
       DataInputStream in = new DataInputStream(socket.getInputStream());
-      assertThat(in.readInt()).as("SASL status ERROR").isEqualTo(1);
+      out.write(new byte[] {'H', 'B', 'a', 's', 0, (byte) authByte});
+      for (int round = 0; ; round++) {
+        out.writeInt(length);
+        out.write(body);
+        out.flush();
+        int status = in.readInt();
+        if (status == 0) {
+          assertThat(round).as("still negotiating after three garbage tokens").isLessThan(2);
+          in.readFully(new byte[in.readInt()]); // a challenge
+          continue;
+        }
+        assertThat(status).as("SASL status ERROR").isEqualTo(1);
+        break;
+      }
       byte[] cls = new byte[in.readInt()];
       in.readFully(cls);
       byte[] msg = new byte[in.readInt()];

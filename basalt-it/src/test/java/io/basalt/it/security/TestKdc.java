@@ -58,7 +58,10 @@ final class TestKdc implements AutoCloseable {
     return new TestKdc(kdc, dir, conf);
   }
 
-  /** Adds the principals ({@code name} or {@code service/host}, realm implied) and writes their keys to a keytab. */
+  /**
+   * Adds the principals ({@code name} or {@code service/host}, realm implied) and writes a keytab: Kerby's
+   * export holds every principal made so far, these and the earlier ones.
+   */
   Path keytab(String file, String... principals) throws Exception {
     Path keytab = dir.resolve(file);
     kdc.createAndExportPrincipals(keytab.toFile(), principals);
