@@ -306,6 +306,41 @@ class KerberosTest {
   }
 
   @Test
+  void aVerifiedClientCertificateNamesTheUserWhenTlsNeedsOne() throws Exception {
+    java.nio.file.Files.createDirectories(data.resolve("pki"));
+    TestPki ca = TestPki.create(data.resolve("pki"), "certificate-ca");
+    Path serverStore = ca.keystore("server");
+    Path clientStore = ca.keystore("carol");
+    Map<String, String> settings = kerberos("authentication");
+    settings.put(SecurityKeys.SERVER_TLS.name(), "true");
+    settings.put(SecurityKeys.SUPPORT_PLAINTEXT.name(), "false");
+    settings.put(SecurityKeys.CLIENT_AUTH.name(), "NEED");
+    settings.put(SecurityKeys.KEYSTORE_LOCATION.name(), serverStore.toString());
+    settings.put(SecurityKeys.KEYSTORE_PASSWORD.name(), TestPki.PASSWORD);
+    settings.put(SecurityKeys.TRUSTSTORE_LOCATION.name(), ca.truststore().toString());
+    settings.put(SecurityKeys.TRUSTSTORE_PASSWORD.name(), TestPki.PASSWORD);
+    try (StandaloneServer s = start(settings)) {
+      Configuration conf = simpleConf(s); // no SASL: the certificate is the credential
+      conf.setBoolean("hbase.client.netty.tls.enabled", true);
+      conf.set("hbase.rpc.tls.truststore.location", ca.truststore().toString());
+      conf.set("hbase.rpc.tls.truststore.password", TestPki.PASSWORD);
+      conf.set("hbase.rpc.tls.keystore.location", clientStore.toString());
+      conf.set("hbase.rpc.tls.keystore.password", TestPki.PASSWORD);
+      UserGroupInformation claimsAlice = UserGroupInformation.createRemoteUser(ALICE);
+      assertThat(as(claimsAlice, () -> roundTrip(conf, "certificate_rw"))).as("the CN, not the claimed name")
+          .containsExactly("carol", "CERTIFICATE");
+      Token<AuthenticationTokenIdentifier> token = as(claimsAlice, () -> {
+        try (Connection conn = ConnectionFactory.createConnection(conf)) {
+          return ClientTokenUtil.obtainToken(conn);
+        }
+      });
+      AuthenticationTokenIdentifier id = new AuthenticationTokenIdentifier();
+      id.readFields(new DataInputStream(new java.io.ByteArrayInputStream(token.getIdentifier())));
+      assertThat(id.getUsername()).as("a certificate user may obtain a token in its own name").isEqualTo("carol");
+    }
+  }
+
+  @Test
   void garbageSaslFramesGetAnErrorAndTheServerKeepsServing() throws Exception {
     try (StandaloneServer s = start(kerberos("authentication"))) {
       Random random = new Random(42);
