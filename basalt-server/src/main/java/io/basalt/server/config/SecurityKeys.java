@@ -81,6 +81,40 @@ public final class SecurityKeys {
   public static final ConfigKey<Boolean> OCSP = ConfigKey.bool("hbase.rpc.tls.ocsp", false,
       "OCSP revocation checks: not supported by Basalt yet; true stops the server.");
 
+  // ---- Client authentication (HBase's names)
+
+  public static final ConfigKey<String> AUTHENTICATION = ConfigKey.string("hbase.security.authentication", "simple",
+      "simple: a client is who it claims (no security, as HBase). kerberos: clients authenticate with SASL "
+          + "GSSAPI (Kerberos) or DIGEST-MD5 (a token from AuthenticationService); others are refused.");
+
+  public static final ConfigKey<String> MASTER_PRINCIPAL = ConfigKey.string("hbase.master.kerberos.principal", "",
+      "The master's Kerberos principal, service/host@REALM; _HOST stands for the master's host name.");
+
+  public static final ConfigKey<String> MASTER_KEYTAB = ConfigKey.path("hbase.master.keytab.file", "",
+      "Keytab holding the master principal's key.");
+
+  public static final ConfigKey<String> REGIONSERVER_PRINCIPAL = ConfigKey.string(
+      "hbase.regionserver.kerberos.principal", "",
+      "A region server's Kerberos principal, service/host@REALM (_HOST: its host name). Standalone uses this one.");
+
+  public static final ConfigKey<String> REGIONSERVER_KEYTAB = ConfigKey.path("hbase.regionserver.keytab.file", "",
+      "Keytab holding the region server principal's key.");
+
+  public static final ConfigKey<String> RPC_PROTECTION = ConfigKey.string("hbase.rpc.protection", "authentication",
+      "SASL quality of protection the server offers, comma-separated: authentication, integrity (every "
+          + "message signed), privacy (encrypted). The client's own setting must share one.");
+
+  public static final ConfigKey<Boolean> ANONYMOUS_FALLBACK = ConfigKey.bool(
+      "hbase.ipc.server.fallback-to-simple-auth-allowed", false,
+      "With kerberos: let clients that do not authenticate in, as an anonymous user with no name (never as the "
+          + "user they claim; HBase would trust the claim). False: they get AccessDeniedException.");
+
+  public static final ConfigKey<Long> TOKEN_KEY_UPDATE_INTERVAL = ConfigKey.millis("hbase.auth.key.update.interval",
+      86_400_000L, 1_000, "How long a token signing key signs new tokens before a new key is rolled (ms).");
+
+  public static final ConfigKey<Long> TOKEN_MAX_LIFETIME = ConfigKey.millis("hbase.auth.token.max.lifetime",
+      604_800_000L, 1_000, "How long an authentication token is valid after it was issued (ms).");
+
   private static String clientAuth(String raw) {
     String v = raw.isEmpty() ? "NEED" : raw.toUpperCase(java.util.Locale.ROOT);
     if (!v.equals("NONE") && !v.equals("WANT") && !v.equals("NEED")) {

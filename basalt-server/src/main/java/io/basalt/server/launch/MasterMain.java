@@ -1,5 +1,6 @@
 package io.basalt.server.launch;
 
+import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
@@ -36,7 +37,8 @@ public final class MasterMain {
         a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()));
     MasterNode node;
     try {
-      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"), SecurityArgs.build(a));
+      node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"),
+          SecurityArgs.build(a, Authentication.Role.MASTER, config.host()));
     } catch (BindException e) {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;

@@ -1,5 +1,6 @@
 package io.basalt.server.launch;
 
+import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
@@ -36,7 +37,7 @@ public final class RegionServerMain {
         a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()));
     RegionServerNode node;
     try {
-      node = new RegionServerNode(config, SecurityArgs.build(a));
+      node = new RegionServerNode(config, SecurityArgs.build(a, Authentication.Role.REGION_SERVER, config.host()));
     } catch (BindException e) {
       a.fail("port " + config.port() + " is in use (" + e.getMessage() + "); choose another with --port");
       return;

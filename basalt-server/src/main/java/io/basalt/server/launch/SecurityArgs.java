@@ -5,6 +5,7 @@ import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.InvalidConfigException;
 import io.basalt.server.config.KnownKeys;
 import io.basalt.server.config.SecurityKeys;
+import io.basalt.server.security.Authentication;
 import io.basalt.server.security.ServerSecurity;
 import java.io.IOException;
 import java.util.HashMap;
@@ -39,8 +40,11 @@ public final class SecurityArgs {
     }
   }
 
-  /** The process's security; an unusable setting ends the launcher with a one-line error (exit code 2). */
-  public static ServerSecurity build(Args a) {
+  /**
+   * The process's security, as a {@code role} advertising {@code host} (its Kerberos principal's _HOST); an
+   * unusable setting ends the launcher with a one-line error (exit code 2).
+   */
+  public static ServerSecurity build(Args a, Authentication.Role role, String host) {
     Map<String, String> settings = new HashMap<>();
     for (ConfigKey<?> key : keys()) {
       String v = a.string("--" + key.name(), null);
@@ -49,7 +53,7 @@ public final class SecurityArgs {
       }
     }
     try {
-      return ServerSecurity.from(BasaltConfig.of(settings), null);
+      return ServerSecurity.from(BasaltConfig.of(settings), null, role, host);
     } catch (InvalidConfigException | IOException e) {
       a.fail("security settings cannot be honoured: " + e.getMessage());
       return null;

@@ -16,6 +16,8 @@ import io.basalt.server.registry.ZooKeeperRegistry;
 import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
+import io.basalt.server.auth.AuthenticationServiceHandler;
+import io.basalt.server.auth.TokenService;
 import io.basalt.server.rpc.ServiceProxy;
 import io.basalt.server.security.ServerSecurity;
 import io.basalt.server.zk.ZooKeeperClients;
@@ -170,7 +172,9 @@ public final class MasterNode implements AutoCloseable {
           MasterService.BlockingInterface.class, "MasterService", masterService,
           new SnapshotServiceHandler(new Snapshots(m), masterService))));
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
-          ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer))));
+          ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer),
+          new AuthenticationServiceHandler(security.authentication()))));
+      TokenService.attach(security, zk, config.root(), c::clusterId);
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(
           ClientMetaService.BlockingInterface.class, "ClientMetaService",
           new ClientMetaServiceHandler(c::clusterId, () -> name, () -> name))));

@@ -10,6 +10,8 @@ import io.basalt.server.registry.ZooKeeperRegistry;
 import io.basalt.server.rpc.CallDispatcher;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
+import io.basalt.server.auth.AuthenticationServiceHandler;
+import io.basalt.server.auth.TokenService;
 import io.basalt.server.rpc.ServiceProxy;
 import io.basalt.server.security.MemberChannelGuard;
 import io.basalt.server.security.ServerSecurity;
@@ -88,7 +90,9 @@ public final class RegionServerNode implements AutoCloseable {
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
-          new ControlServiceHandler(ControlEndpoint.of(regionServer), name))));
+          new ControlServiceHandler(ControlEndpoint.of(regionServer), name),
+          new AuthenticationServiceHandler(security.authentication()))));
+      TokenService.attach(security, zk, config.root(), () -> clusterIdOrEmpty(registry));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

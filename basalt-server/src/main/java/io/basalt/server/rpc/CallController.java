@@ -36,8 +36,9 @@ public final class CallController implements RpcController {
     return cellBlocks;
   }
 
+  /** The name authorisation uses ({@link Caller#user()}). */
   public String user() {
-    return caller.claimedUser();
+    return caller.user();
   }
 
   /** What the transport proved about the caller (cluster membership, TLS identity). */

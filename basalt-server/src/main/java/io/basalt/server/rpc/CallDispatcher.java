@@ -78,6 +78,7 @@ public final class CallDispatcher {
         throw new DoNotRetryIOException("request " + header.getMethodName() + " has no parameter");
       }
       Message param = readDelimited(in, service.getRequestPrototype(method));
+      AnonymousCalls.check(caller, serviceName, method.getName(), param);
       List<Cell> cells = List.of();
       if (header.hasCellBlockMeta()) {
         int length = header.getCellBlockMeta().getLength();

@@ -1,15 +1,76 @@
 package io.basalt.server.rpc;
 
 /**
- * Who is on the other end of a connection, as far as the transport has proven it: the user the client
- * claims (SIMPLE authentication: not verified), whether it proved knowledge of the cluster secret (a master
- * or region server of this cluster), and the subject of its TLS certificate when it presented a verified one.
- * Kerberos and token identities will be added here.
+ * Who is on the other end of a connection, as far as the transport has proven it. The one place that says
+ * who the caller is: authorisation asks {@link #user()} and {@link #authMethod()}, nothing else.
+ *
+ * @param claimedUser the user the connection header names (HBase's effective user); proven only when
+ *     {@code authMethod} is KERBEROS or TOKEN (then it equals {@code authenticatedUser})
+ * @param clusterMember whether it proved knowledge of the cluster secret (a master or region server)
+ * @param tlsPeer the subject of its verified TLS client certificate, or null
+ * @param authenticatedUser the identity SASL or the certificate proved (a Kerberos principal such as
+ *     {@code alice@EXAMPLE.COM}, a token's owner, a certificate's CN), or null when nothing was proven
+ * @param authMethod how the user was established
  */
-public record Caller(String claimedUser, boolean clusterMember, String tlsPeer) {
-  public static final Caller ANONYMOUS = new Caller("", false, null);
+public record Caller(String claimedUser, boolean clusterMember, String tlsPeer, String authenticatedUser,
+    AuthMethod authMethod) {
+  public static final Caller ANONYMOUS = new Caller("", false, null, null, AuthMethod.ANONYMOUS);
+
+  /** How {@link #user()} was established; the names are HBase's (WhoAmI's auth_method). */
+  public enum AuthMethod {
+    /** Security off: the name the client claims, not verified (as HBase without Kerberos). */
+    SIMPLE,
+    /** SASL GSSAPI with a Kerberos ticket. */
+    KERBEROS,
+    /** SASL DIGEST-MD5 with a token this cluster issued. */
+    TOKEN,
+    /** The CN of a verified TLS client certificate (client auth NEED). */
+    CERTIFICATE,
+    /** Security on and nothing proven (only with the anonymous fallback setting): no name, no rights. */
+    ANONYMOUS
+  }
+
+  /** A SIMPLE caller (security off): its claimed name is its name. */
+  public Caller(String claimedUser, boolean clusterMember, String tlsPeer) {
+    this(claimedUser, clusterMember, tlsPeer, null, AuthMethod.SIMPLE);
+  }
+
+  /**
+   * The name authorisation should use: the proven identity, the claimed one when security is off, and ""
+   * for an anonymous caller (who must get no rights).
+   */
+  public String user() {
+    return switch (authMethod) {
+      case SIMPLE -> claimedUser;
+      case ANONYMOUS -> "";
+      default -> authenticatedUser;
+    };
+  }
+
+  /**
+   * {@link #user()} without a Kerberos principal's instance and realm ({@code hbase/host@REALM} becomes
+   * {@code hbase}), as HBase's {@code User.getShortName()} with the default auth_to_local rule: the name
+   * ACLs and {@code hbase.superuser} are written with.
+   */
+  public String shortUser() {
+    String u = user();
+    int cut = u.length();
+    int slash = u.indexOf('/');
+    int at = u.indexOf('@');
+    if (slash >= 0) {
+      cut = slash;
+    } else if (at >= 0) {
+      cut = at;
+    }
+    return u.substring(0, cut);
+  }
+
+  /** Whether the identity was proven (Kerberos, token or certificate), not merely claimed. */
+  public boolean authenticated() {
+    return authMethod == AuthMethod.KERBEROS || authMethod == AuthMethod.TOKEN || authMethod == AuthMethod.CERTIFICATE;
+  }
 
   public Caller withUser(String user) {
-    return new Caller(user, clusterMember, tlsPeer);
+    return new Caller(user, clusterMember, tlsPeer, authenticatedUser, authMethod);
   }
 }

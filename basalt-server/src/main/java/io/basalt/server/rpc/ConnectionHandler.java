@@ -1,5 +1,6 @@
 package io.basalt.server.rpc;
 
+import io.basalt.server.security.Authentication;
 import io.basalt.server.security.MemberHandshakeHandler;
 import io.basalt.server.security.ServerSecurity;
 import io.netty.buffer.Unpooled;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
 import org.apache.hadoop.hbase.exceptions.RequestTooBigException;
 import org.apache.hadoop.hbase.CallQueueTooBigException;
 import org.apache.hadoop.hbase.ipc.FatalConnectionException;
+import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeader;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RegistryProtos.GetConnectionRegistryResponse;
@@ -33,11 +35,17 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private final ExecutorService handlers;
   private final Supplier<String> clusterId;
   private final int maxRequestBytes;
+  private final Authentication auth;
+  private SaslServerHandler.Established established;
   private String service;
   private Caller caller = Caller.ANONYMOUS;
   private boolean cellBlocks;
+  /** Set when the connection is being closed for a fatal error: nothing it sends after that is run. */
+  private boolean refused;
 
-  ConnectionHandler(CallDispatcher dispatcher, ExecutorService handlers, Supplier<String> clusterId, int maxRequestBytes) {
+  ConnectionHandler(CallDispatcher dispatcher, ExecutorService handlers, Supplier<String> clusterId, int maxRequestBytes,
+      Authentication auth) {
+    this.auth = auth;
     this.dispatcher = dispatcher;
     this.handlers = handlers;
     this.clusterId = clusterId;
@@ -46,6 +54,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, RpcEvent event) {
+    if (refused) {
+      return;
+    }
     if (event instanceof RpcEvent.Request r) {
       run(ctx, r.frame());
     } else if (event instanceof RpcEvent.Header h) {
@@ -63,11 +74,24 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
     }
   }
 
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof SaslServerHandler.Established e) {
+      established = e;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
   private void acceptHeader(ChannelHandlerContext ctx, ConnectionHeader header) {
     service = header.getServiceName();
-    // TLS and the member handshake are complete by the time a header arrives.
-    caller = new Caller(header.hasUserInfo() ? header.getUserInfo().getEffectiveUser() : "",
-        MemberHandshakeHandler.isMember(ctx.channel()), ServerSecurity.tlsPeer(ctx.pipeline()));
+    // TLS, the member handshake and SASL are complete by the time a header arrives.
+    try {
+      caller = CallerIdentity.of(header, established, auth, MemberHandshakeHandler.isMember(ctx.channel()),
+          ServerSecurity.tlsPeer(ctx.pipeline()));
+    } catch (AccessDeniedException e) {
+      fatalDenied(ctx, e);
+      return;
+    }
     String codec = header.hasCellBlockCodecClass() ? header.getCellBlockCodecClass() : "";
     if (!codec.isEmpty() && !codec.equals(CellBlocks.KEY_VALUE_CODEC)) {
       fatal(ctx, new FatalConnectionException("Unsupported cell block codec " + codec + "; Basalt speaks "
@@ -114,7 +138,14 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
     }
   }
 
+  private void fatalDenied(ChannelHandlerContext ctx, AccessDeniedException e) {
+    refused = true;
+    LOG.info("refused {}: {}", ctx.channel().remoteAddress(), e.getMessage());
+    ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
+  }
+
   private void fatal(ChannelHandlerContext ctx, FatalConnectionException e) {
+    refused = true;
     LOG.debug("closing {}: {}", ctx.channel().remoteAddress(), e.getMessage());
     ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
   }

@@ -14,6 +14,7 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHea
  */
 final class FrameDecoder extends ByteToMessageDecoder {
   static final byte[] HBASE_PREAMBLE = {'H', 'B', 'a', 's', 0, 0x50};
+  static final byte[] HBASE_PREAMBLE_PREFIX = {'H', 'B', 'a', 's'};
   static final byte[] REGISTRY_PREAMBLE = {'R', 'e', 'g', 'i', 's', 't'};
   private static final int MAX_HEADER_BYTES = 1 << 16;
 
@@ -24,6 +25,15 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
   FrameDecoder(int maxRequestBytes) {
     this.maxRequestBytes = maxRequestBytes;
+  }
+
+  /** After a SASL preamble and exchange ({@link SaslServerHandler}) the connection header comes next. */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof SaslServerHandler.Established && state == State.PREAMBLE) {
+      state = State.HEADER;
+    }
+    super.userEventTriggered(ctx, evt);
   }
 
   @Override

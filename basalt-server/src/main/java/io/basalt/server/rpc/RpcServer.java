@@ -45,8 +45,9 @@ public final class RpcServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             security.initServerPipeline(ch); // TLS and the member handshake come before any HBase bytes
+            ch.pipeline().addLast("sasl", new SaslServerHandler(security.authentication(), maxRequestBytes));
             ch.pipeline().addLast(new FrameDecoder(maxRequestBytes),
-                new ConnectionHandler(dispatcher, handlers, clusterId, maxRequestBytes));
+                new ConnectionHandler(dispatcher, handlers, clusterId, maxRequestBytes, security.authentication()));
           }
         });
     channel = b.bind(bind).sync().channel();

@@ -27,6 +27,7 @@ public final class ServerSecurity implements AutoCloseable {
   private final TlsOptions serverOptions;
   private final MemberConnector connector;
   private final boolean httpsStatus;
+  private Authentication authentication = Authentication.off();
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -50,6 +51,27 @@ public final class ServerSecurity implements AutoCloseable {
    * (a standalone process passes its in-memory one, a cluster server reads ~/.basalt/cluster.secret).
    */
   public static ServerSecurity from(BasaltConfig c, ClusterSecret defaultSecret) throws IOException {
+    return from(c, defaultSecret, Authentication.Role.REGION_SERVER, "localhost");
+  }
+
+  /**
+   * As {@link #from(BasaltConfig, ClusterSecret)}, with client authentication ({@code
+   * hbase.security.authentication}) as a {@code role} on {@code host} (whose principal and keytab it reads).
+   */
+  public static ServerSecurity from(BasaltConfig c, ClusterSecret defaultSecret, Authentication.Role role, String host)
+      throws IOException {
+    ServerSecurity s = transport(c, defaultSecret);
+    try {
+      s.authentication = Authentication.from(c, role, host,
+          s.serverTls && "NEED".equals(s.serverOptions.clientAuth()));
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    }
+    return s;
+  }
+
+  private static ServerSecurity transport(BasaltConfig c, ClusterSecret defaultSecret) throws IOException {
     String file = c.get(SecurityKeys.CLUSTER_SECRET_FILE);
     ClusterSecret secret = !file.isEmpty() ? ClusterSecret.loadOrCreate(Path.of(file))
         : defaultSecret != null ? defaultSecret : ClusterSecret.loadOrCreate(ClusterSecret.defaultFile());
@@ -103,6 +125,11 @@ public final class ServerSecurity implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IOException("TLS settings cannot be used: " + e.getMessage(), e);
     }
+  }
+
+  /** How clients on the RPC port authenticate (Kerberos, tokens, certificates), or that they do not. */
+  public Authentication authentication() {
+    return authentication;
   }
 
   public ClusterSecret secret() {

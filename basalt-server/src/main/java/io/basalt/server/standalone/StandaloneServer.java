@@ -35,7 +35,8 @@ public final class StandaloneServer implements AutoCloseable {
           config.zookeeperDataDir()));
       String zk = zookeeper.connectString();
       // One process: its master and region server share an in-memory secret unless a file is configured.
-      ServerSecurity security = track(ServerSecurity.from(config.settings(), ClusterSecret.inProcess()));
+      ServerSecurity security = track(ServerSecurity.from(config.settings(), ClusterSecret.inProcess(),
+          io.basalt.server.security.Authentication.Role.REGION_SERVER, config.host()));
       master = track(new MasterNode(config.masterConfig(zk), () -> LOG.error("the standalone master lost its leadership"),
           security));
       if (!master.awaitActive(60, TimeUnit.SECONDS)) {

@@ -1,0 +1,52 @@
+package io.basalt.server.rpc;
+
+import io.basalt.server.security.Authentication;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import org.apache.hadoop.hbase.security.AccessDeniedException;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ConnectionHeader;
+
+/**
+ * Decides who a connection's caller is once its header arrived: the SASL identity if it authenticated (and
+ * then the header may not claim anyone else: Basalt has no proxy users), else the CN of its verified client
+ * certificate when certificates name users, else, with authentication required, an anonymous caller (only
+ * reachable with the fallback setting; members keep their SIMPLE name), else the name it claims.
+ */
+final class CallerIdentity {
+  private CallerIdentity() {}
+
+  static Caller of(ConnectionHeader header, SaslServerHandler.Established sasl, Authentication auth, boolean member,
+      String tlsPeer) throws AccessDeniedException {
+    String claimed = header.hasUserInfo() ? header.getUserInfo().getEffectiveUser() : "";
+    if (sasl != null && sasl.user() != null) {
+      if (!claimed.isEmpty() && !claimed.equals(sasl.user())) {
+        throw new AccessDeniedException("Authenticated user (" + sasl.user() + ") doesn't match what the client "
+            + "claims to be (" + claimed + "); Basalt does not support proxy users");
+      }
+      return new Caller(claimed, member, tlsPeer, sasl.user(),
+          sasl.kerberos() ? Caller.AuthMethod.KERBEROS : Caller.AuthMethod.TOKEN);
+    }
+    if (auth.certificateUsers() && tlsPeer != null) {
+      return new Caller(claimed, member, tlsPeer, commonName(tlsPeer), Caller.AuthMethod.CERTIFICATE);
+    }
+    if (auth.required() && !member) {
+      return new Caller(claimed, false, tlsPeer, null, Caller.AuthMethod.ANONYMOUS);
+    }
+    return new Caller(claimed, member, tlsPeer);
+  }
+
+  /** The CN of a certificate subject ({@code CN=alice,O=Example} gives {@code alice}), or the whole name. */
+  static String commonName(String subject) {
+    try {
+      for (Rdn rdn : new LdapName(subject).getRdns()) {
+        if (rdn.getType().equalsIgnoreCase("CN")) {
+          return rdn.getValue().toString();
+        }
+      }
+    } catch (InvalidNameException e) {
+      // not an X.500 name: use it whole
+    }
+    return subject;
+  }
+}
