@@ -1,6 +1,7 @@
 package io.basalt.server.regionserver;
 
 import io.basalt.server.catalog.Primaries;
+import io.basalt.server.acl.Authorization;
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.control.ControlEndpoint;
 import io.basalt.server.control.ControlServiceHandler;
@@ -86,9 +87,14 @@ public final class RegionServerNode implements AutoCloseable {
           new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret()),
           new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.connector()), new PrefetchReports(zk, config.root()));
 
+      Authorization auth = Authorization.start(zk, config.root(), security.access());
+      if (auth != null) {
+        track(auth);
+        dispatcher.guard(auth);
+      }
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
-          new ControlServiceHandler(ControlEndpoint.of(regionServer), name))));
+          new ControlServiceHandler(ControlEndpoint.of(regionServer), name), Authorization.handlerOf(auth))));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

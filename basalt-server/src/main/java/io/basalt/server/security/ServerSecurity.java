@@ -27,6 +27,7 @@ public final class ServerSecurity implements AutoCloseable {
   private final TlsOptions serverOptions;
   private final MemberConnector connector;
   private final boolean httpsStatus;
+  private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -50,6 +51,18 @@ public final class ServerSecurity implements AutoCloseable {
    * (a standalone process passes its in-memory one, a cluster server reads ~/.basalt/cluster.secret).
    */
   public static ServerSecurity from(BasaltConfig c, ClusterSecret defaultSecret) throws IOException {
+    io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.from(c);
+    ServerSecurity s = transport(c, defaultSecret);
+    s.access = access;
+    return s;
+  }
+
+  /** Who may do what (authorisation); off unless {@code hbase.security.authorization} is true. */
+  public io.basalt.server.acl.AccessSettings access() {
+    return access;
+  }
+
+  private static ServerSecurity transport(BasaltConfig c, ClusterSecret defaultSecret) throws IOException {
     String file = c.get(SecurityKeys.CLUSTER_SECRET_FILE);
     ClusterSecret secret = !file.isEmpty() ? ClusterSecret.loadOrCreate(Path.of(file))
         : defaultSecret != null ? defaultSecret : ClusterSecret.loadOrCreate(ClusterSecret.defaultFile());

@@ -1,0 +1,138 @@
+package io.basalt.it.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.basalt.it.target.HBaseTarget;
+import io.basalt.it.target.Targets;
+import io.basalt.server.config.SecurityKeys;
+import io.basalt.server.standalone.StandaloneConfig;
+import io.basalt.server.standalone.StandaloneServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Authorisation through the unmodified HBase client: the permission matrix ({@link PermissionMatrix}) against
+ * Basalt with {@code hbase.security.authorization=true}, checked against fixed expectations and, unless
+ * {@code -Dbasalt.it.targets=basalt}, against real HBase 2.6.4 with its AccessController: the answers must be
+ * the same. Also prints what the checks cost (the same reads and writes with authorisation off and on).
+ */
+@Timeout(900)
+class AuthorizationMatrixTest {
+  @TempDir Path dir;
+
+  private static Configuration client(String quorum, int port) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum);
+    conf.setInt("hbase.zookeeper.property.clientPort", port);
+    conf.setInt("hbase.client.retries.number", 5);
+    conf.setInt("hbase.rpc.timeout", 30_000);
+    conf.setInt("hbase.client.operation.timeout", 60_000);
+    return conf;
+  }
+
+  private StandaloneServer basalt(Path data, boolean authorization) throws Exception {
+    StandaloneConfig c = StandaloneConfig.defaults(data).withPorts(0, 0, 0);
+    return new StandaloneServer(new StandaloneConfig(c.settings()
+        .with(SecurityKeys.AUTHORIZATION, Boolean.toString(authorization))
+        .with(SecurityKeys.GROUP_OVERRIDES, PermissionMatrix.GROUPS)
+        .with(SecurityKeys.AUDIT_FILE, data.resolve("audit.log").toString())));
+  }
+
+  private static Map<String, String> runMatrix(Configuration conf) throws Exception {
+    try (Connection superuser = ConnectionFactory.createConnection(conf)) {
+      PermissionMatrix.setUp(superuser, true);
+      Thread.sleep(2_000); // HBase's region server learns grants from ZooKeeper a moment after the master wrote them
+      return PermissionMatrix.run(conf, superuser);
+    }
+  }
+
+  @Test
+  void basaltAnswersThePermissionMatrixAsHBaseDoes() throws Exception {
+    Map<String, String> basalt;
+    Path data = dir.resolve("basalt");
+    try (StandaloneServer server = basalt(data, true)) {
+      basalt = runMatrix(client(server.zookeeperQuorum(), server.zookeeperPort()));
+    }
+    basalt.forEach((k, v) -> System.out.println("[matrix] basalt " + k + " -> " + v));
+    // Fixed expectations, so the matrix means something without the HBase target too.
+    assertThat(basalt).containsEntry("alice/get row", "ok 3 cells").containsEntry("alice/put f1", "denied")
+        .containsEntry("walter/put f1", "ok").containsEntry("walter/get row", "denied")
+        .containsEntry("fred/get f1+f2", "ok 2 cells").containsEntry("fred/get row", "denied")
+        .containsEntry("fred/put f2", "denied").containsEntry("fred/batch put f1+f2", "denied 1 of the batch")
+        .containsEntry("quinn/get f1", "ok 1 cells").containsEntry("quinn/get f1:q2", "denied")
+        .containsEntry("carol/get row", "ok 3 cells").containsEntry("nobody/get f1", "denied")
+        .containsEntry("gail/scan", "ok 9 cells").containsEntry("gail/put f1", "denied")
+        .containsEntry("nick/create table in ns", "ok, owner may write: ok")
+        .containsEntry("nadia/create namespace", "denied").containsEntry("tara/disable t2", "denied")
+        .containsEntry("tara/snapshot t1", "ok").containsEntry("alice/capabilities", "ok true");
+    assertThat(Files.readString(data.resolve("audit.log")))
+        .contains("Access denied for user nobody").contains("request: createTable");
+
+    if (!Targets.enabled().contains(Targets.HBASE)) {
+      return;
+    }
+    Map<String, String> hbase;
+    try (HBaseTarget target = HBaseTarget.start(Map.of(
+        "hbase.security.authorization", "true",
+        "hbase.coprocessor.master.classes", "org.apache.hadoop.hbase.security.access.AccessController",
+        "hbase.coprocessor.region.classes", "org.apache.hadoop.hbase.security.access.AccessController",
+        "hbase.coprocessor.regionserver.classes", "org.apache.hadoop.hbase.security.access.AccessController",
+        "hadoop.user.group.static.mapping.overrides", PermissionMatrix.GROUPS))) {
+      hbase = runMatrix(target.clientConfiguration());
+    }
+    List<String> differences = PermissionMatrix.differences(basalt, hbase);
+    differences.forEach(d -> System.out.println("[matrix] DIFFERENT " + d));
+    System.out.printf("[matrix] %d answers compared, %d differ%n", basalt.size(), differences.size());
+    assertThat(differences).isEmpty();
+  }
+
+  /** Reads and writes with authorisation off, then on (a user with a table grant): the cost of the checks. */
+  @Test
+  void costOfTheChecks() throws Exception {
+    double[] off = timed(dir.resolve("off"), false);
+    double[] on = timed(dir.resolve("on"), true);
+    System.out.printf("[acl-cost] per call, authorisation off vs on: put %.0f vs %.0f us, get %.0f vs %.0f us%n",
+        off[0], on[0], off[1], on[1]);
+    assertThat(on[1]).isPositive();
+  }
+
+  private double[] timed(Path data, boolean authorization) throws Exception {
+    try (StandaloneServer server = basalt(data, authorization)) {
+      Configuration conf = client(server.zookeeperQuorum(), server.zookeeperPort());
+      try (Connection superuser = ConnectionFactory.createConnection(conf)) {
+        PermissionMatrix.setUp(superuser, authorization);
+      }
+      try (Connection c = PermissionMatrix.connectAs(conf, "alice"); Connection w = PermissionMatrix.connectAs(conf,
+          "walter"); Table reads = c.getTable(PermissionMatrix.T1); Table writes = w.getTable(PermissionMatrix.T1)) {
+        int n = 3_000;
+        for (int i = 0; i < 300; i++) { // warm-up
+          writes.put(new Put(Bytes.toBytes("x" + i)).addColumn(PermissionMatrix.F1, PermissionMatrix.Q1, new byte[100]));
+          reads.get(new Get(Bytes.toBytes("x" + i)));
+        }
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+          writes.put(new Put(Bytes.toBytes("y" + i)).addColumn(PermissionMatrix.F1, PermissionMatrix.Q1, new byte[100]));
+        }
+        long t1 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+          reads.get(new Get(Bytes.toBytes("y" + i)));
+        }
+        long t2 = System.nanoTime();
+        return new double[] {(t1 - t0) / 1e3 / n, (t2 - t1) / 1e3 / n};
+      }
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package io.basalt.server.acl;
+
+import io.basalt.server.rpc.CallGuard.Admitted;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.security.AccessDeniedException;
+import org.apache.hadoop.hbase.security.access.Permission.Action;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.AdminProtos;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiRequest;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiResponse;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutationProto;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionAction;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionActionResult;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ResultOrException;
+import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
+import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
+import org.apache.hbase.thirdparty.com.google.protobuf.Message;
+
+/**
+ * ClientService and AdminService calls on a region server (and the master's hbase:meta), checked as HBase's
+ * AccessController checks them. A batch ({@code Multi}) is checked action by action as HBase does: a refused
+ * action is cut out of the request (with its cells) and answered with its AccessDeniedException, the others run;
+ * a refused atomic group (row mutations, check-and-mutate) is refused as a whole.
+ */
+final class RegionCallRules {
+  private final AccessChecker checker;
+  private final DataCallRules data;
+
+  RegionCallRules(AccessChecker checker) {
+    this.checker = checker;
+    this.data = new DataCallRules(checker);
+  }
+
+  Admitted client(RequestUser u, String method, Message request, List<Cell> cells) throws IOException {
+    switch (method) {
+      case "Get" -> {
+        ClientProtos.GetRequest r = (ClientProtos.GetRequest) request;
+        ClientProtos.Get get = data.get(u, DataCallRules.tableOf(r.getRegion().getValue()), r.getGet());
+        return Admitted.as(get == r.getGet() ? r : r.toBuilder().setGet(get).build());
+      }
+      case "Scan" -> {
+        ClientProtos.ScanRequest r = (ClientProtos.ScanRequest) request;
+        if (!r.hasScan()) {
+          return Admitted.as(r); // a later call of a scanner opened with a check
+        }
+        ClientProtos.Scan scan = data.scan(u, DataCallRules.tableOf(r.getRegion().getValue()), r.getScan());
+        return Admitted.as(scan == r.getScan() ? r : r.toBuilder().setScan(scan).build());
+      }
+      case "Mutate" -> {
+        ClientProtos.MutateRequest r = (ClientProtos.MutateRequest) request;
+        TableName t = DataCallRules.tableOf(r.getRegion().getValue());
+        if (r.hasCondition()) {
+          data.condition(u, t, r.getCondition(), r.getMutation().getMutateType());
+        }
+        data.write(u, t, r.getMutation(), cells);
+        return Admitted.as(r);
+      }
+      case "Multi" -> {
+        return multi(u, (MultiRequest) request, cells);
+      }
+      case "BulkLoadHFile" -> {
+        ClientProtos.BulkLoadHFileRequest r = (ClientProtos.BulkLoadHFileRequest) request;
+        TableName t = DataCallRules.tableOf(r.getRegion().getValue());
+        for (ClientProtos.BulkLoadHFileRequest.FamilyPath fp : r.getFamilyPathList()) {
+          checker.requireTable(u, "preBulkLoadHFile", t, fp.getFamily().toByteArray(), null, true, Action.ADMIN,
+              Action.CREATE);
+        }
+        return Admitted.as(r);
+      }
+      case "PrepareBulkLoad" -> {
+        ClientProtos.PrepareBulkLoadRequest r = (ClientProtos.PrepareBulkLoadRequest) request;
+        requireAccess(u, "prePrepareBulkLoad", org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil.toTableName(
+            r.getTableName()));
+        return Admitted.as(r);
+      }
+      case "CleanupBulkLoad" -> {
+        ClientProtos.CleanupBulkLoadRequest r = (ClientProtos.CleanupBulkLoadRequest) request;
+        if (r.hasRegion()) {
+          requireAccess(u, "preCleanupBulkLoad", DataCallRules.tableOf(r.getRegion().getValue()));
+        }
+        return Admitted.as(r);
+      }
+      case "ExecService" -> {
+        return Admitted.as(request); // AccessControlService checks its own calls; no other endpoint exists
+      }
+      default -> {
+        checker.requireGlobal(u, method, Action.ADMIN, "");
+        return Admitted.as(request);
+      }
+    }
+  }
+
+  private void requireAccess(RequestUser u, String request, TableName t) throws AccessDeniedException {
+    if (checker.hasAccess(u, t, Action.ADMIN, Action.CREATE)) {
+      return;
+    }
+    String ctx = AccessChecker.context(u, null, t, "", "table=" + t.getNameWithNamespaceInclAsString(), Action.CREATE);
+    checker.denied(u, "Insufficient permissions", request, ctx);
+    throw new AccessDeniedException("Insufficient permissions " + ctx);
+  }
+
+  /** AdminService of a region server: flush and compact need ADMIN or CREATE on the table; looking is free. */
+  Admitted admin(RequestUser u, String method, Message request) throws IOException {
+    switch (method) {
+      case "FlushRegion" -> {
+        TableName t = DataCallRules.tableOf(((AdminProtos.FlushRegionRequest) request).getRegion().getValue());
+        checker.requireTable(u, "flush", t, null, null, false, Action.ADMIN, Action.CREATE);
+      }
+      case "CompactRegion" -> {
+        TableName t = DataCallRules.tableOf(((AdminProtos.CompactRegionRequest) request).getRegion().getValue());
+        checker.requireTable(u, "compact", t, null, null, false, Action.ADMIN, Action.CREATE);
+      }
+      case "GetOnlineRegion", "GetRegionInfo", "GetServerInfo", "GetRegionLoad" -> {
+        // HBase does not check these
+      }
+      default -> checker.requireGlobal(u, method, Action.ADMIN, "");
+    }
+    return Admitted.as(request);
+  }
+
+  // ---------------------------------------------------------------- Multi
+
+  private Admitted multi(RequestUser u, MultiRequest r, List<Cell> cells) throws IOException {
+    MultiRequest.Builder kept = r.toBuilder().clearRegionAction();
+    List<Cell> keptCells = new ArrayList<>();
+    Map<Integer, IOException> refusedGroups = new TreeMap<>();
+    Map<Integer, List<ResultOrException>> refusedActions = new TreeMap<>();
+    int pos = 0;
+    for (int g = 0; g < r.getRegionActionCount(); g++) {
+      RegionAction group = r.getRegionAction(g);
+      int groupStart = pos;
+      for (ClientProtos.Action a : group.getActionList()) {
+        pos += a.hasMutation() ? a.getMutation().getAssociatedCellCount() : 0;
+      }
+      TableName t = DataCallRules.tableOf(group.getRegion().getValue());
+      if (group.getAtomic() || group.hasCondition()) {
+        try {
+          int at = groupStart;
+          for (ClientProtos.Action a : group.getActionList()) {
+            if (a.hasMutation()) {
+              int n = a.getMutation().getAssociatedCellCount();
+              if (group.hasCondition() && group.getActionCount() == 1) {
+                data.condition(u, t, group.getCondition(), a.getMutation().getMutateType());
+              }
+              data.write(u, t, a.getMutation(), cells.subList(at, at + n));
+              at += n;
+            } else if (a.hasGet()) {
+              data.get(u, t, a.getGet());
+            }
+          }
+          kept.addRegionAction(group);
+          keptCells.addAll(cells.subList(groupStart, pos));
+        } catch (AccessDeniedException e) {
+          refusedGroups.put(g, e);
+          kept.addRegionAction(RegionAction.newBuilder().setRegion(group.getRegion()).setAtomic(false));
+        }
+        continue;
+      }
+      RegionAction.Builder keptGroup = group.toBuilder().clearAction();
+      int at = groupStart;
+      for (int i = 0; i < group.getActionCount(); i++) {
+        ClientProtos.Action a = group.getAction(i);
+        int n = a.hasMutation() ? a.getMutation().getAssociatedCellCount() : 0;
+        List<Cell> its = cells.subList(at, at + n);
+        at += n;
+        try {
+          if (a.hasMutation()) {
+            data.write(u, t, a.getMutation(), its);
+            keptGroup.addAction(a);
+          } else if (a.hasGet()) {
+            ClientProtos.Get get = data.get(u, t, a.getGet());
+            keptGroup.addAction(get == a.getGet() ? a : a.toBuilder().setGet(get).build());
+          } else {
+            keptGroup.addAction(a);
+          }
+          keptCells.addAll(its);
+        } catch (AccessDeniedException e) {
+          refusedActions.computeIfAbsent(g, k -> new ArrayList<>()).add(ResultOrException.newBuilder()
+              .setIndex(a.hasIndex() ? a.getIndex() : i).setException(exception(e)).build());
+        }
+      }
+      kept.addRegionAction(keptGroup);
+    }
+    if (refusedGroups.isEmpty() && refusedActions.isEmpty()) {
+      return Admitted.as(r);
+    }
+    MultiRequest narrowed = kept.build();
+    return new Admitted() {
+      @Override
+      public Message request() {
+        return narrowed;
+      }
+
+      @Override
+      public List<Cell> cells(List<Cell> original) {
+        return keptCells;
+      }
+
+      @Override
+      public Message complete(Message response) {
+        MultiResponse.Builder b = ((MultiResponse) response).toBuilder();
+        for (int g = 0; g < b.getRegionActionResultCount(); g++) {
+          if (refusedGroups.containsKey(g)) {
+            b.setRegionActionResult(g, RegionActionResult.newBuilder().setException(exception(refusedGroups.get(g))));
+          } else if (refusedActions.containsKey(g)) {
+            RegionActionResult.Builder rb = b.getRegionActionResult(g).toBuilder();
+            if (!rb.hasException()) {
+              refusedActions.get(g).forEach(rb::addResultOrException);
+            }
+            b.setRegionActionResult(g, rb);
+          }
+        }
+        return b.build();
+      }
+    };
+  }
+
+  static NameBytesPair exception(IOException e) {
+    return NameBytesPair.newBuilder().setName(e.getClass().getName())
+        .setValue(ByteString.copyFromUtf8(String.valueOf(e.getMessage()))).build();
+  }
+
+  static MutationProto.MutationType typeOf(ClientProtos.Action a) {
+    return a.getMutation().getMutateType();
+  }
+}

@@ -1,0 +1,21 @@
+package io.basalt.server.acl;
+
+import java.util.List;
+
+/**
+ * The user a call is checked as: its short name (HBase's {@code User.getShortName()}: the principal's first
+ * component, without host and realm) and groups. {@code member}: a master or region server of this cluster
+ * (proved the cluster secret), which HBase would see as its own service user, a superuser.
+ */
+public record RequestUser(String name, List<String> groups, boolean member) {
+  public static String shortName(String principal) {
+    int cut = principal.length();
+    for (char c : new char[] {'/', '@'}) {
+      int i = principal.indexOf(c);
+      if (i >= 0 && i < cut) {
+        cut = i;
+      }
+    }
+    return principal.substring(0, cut);
+  }
+}
