@@ -75,11 +75,12 @@ public final class AccessChecker {
 
   /** HBase's requirePermission(table, family, qualifier): any one of {@code any} there or wider. */
   public void requireTable(RequestUser u, String request, TableName t, byte[] family, byte[] qualifier,
-      boolean filterUserParam, Action... any) throws AccessDeniedException {
+      Action... any) throws AccessDeniedException {
     Action last = null;
     String fam = familyString(family, qualifier);
+    // HBase always adds a "filterUser" parameter here, empty unless given: hence the trailing comma
     String params = join(join("table=" + t.getNameWithNamespaceInclAsString(), fam.isEmpty() ? null : "family=" + fam),
-        filterUserParam ? "" : null);
+        "");
     for (Action a : any) {
       last = a;
       if (view().table(u, t, family, qualifier, a)) {

@@ -105,7 +105,7 @@ public final class AclServiceHandler {
     CoprocessorServiceCall call = r.getCall();
     String service = call.getServiceName();
     if (!(service.equals("AccessControlService") || service.endsWith(".AccessControlService")) || grants == null) {
-      throw new UnknownProtocolException(null, "No registered coprocessor service found for " + service);
+      throw new UnknownProtocolException("No registered coprocessor service found for " + service);
     }
     ByteString in = call.getRequest();
     Message out = switch (call.getMethodName()) {
@@ -120,7 +120,7 @@ public final class AclServiceHandler {
         yield AccessControlProtos.CheckPermissionsResponse.getDefaultInstance();
       }
       case "HasPermission" -> null;
-      default -> throw new UnknownProtocolException(null, "AccessControlService has no method " + call.getMethodName());
+      default -> throw new UnknownProtocolException("AccessControlService has no method " + call.getMethodName());
     };
     ByteString value = out != null ? out.toByteString() : hasPermission(c, in);
     return CoprocessorServiceResponse.newBuilder().setRegion(r.getRegion())

@@ -27,6 +27,9 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
  * on the column it compares.
  */
 final class DataCallRules {
+  /** HBase's AccessControlConstants.OP_ATTRIBUTE_ACL: a mutation's cell-level ACL. */
+  static final String CELL_ACL_ATTRIBUTE = "acl";
+
   private final AccessChecker checker;
 
   DataCallRules(AccessChecker checker) {
@@ -125,7 +128,13 @@ final class DataCallRules {
     };
   }
 
-  void write(RequestUser u, TableName t, MutationProto m, List<Cell> cells) throws AccessDeniedException {
+  void write(RequestUser u, TableName t, MutationProto m, List<Cell> cells) throws IOException {
+    for (org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair a : m.getAttributeList()) {
+      if (a.getName().equals(CELL_ACL_ATTRIBUTE)) {
+        // what HBase answers when it cannot keep cell ACLs; storing the cells without theirs would widen access
+        throw new org.apache.hadoop.hbase.DoNotRetryIOException("Cell ACLs cannot be persisted");
+      }
+    }
     require(u, opOf(m.getMutateType()), t, families(m, cells), Action.WRITE);
   }
 

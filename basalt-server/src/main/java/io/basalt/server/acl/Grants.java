@@ -46,7 +46,7 @@ public final class Grants {
   private void checkGrantOrRevoke(RequestUser caller, String request, UserPermission up) throws IOException {
     Permission p = up.getPermission();
     if (p instanceof TablePermission t) {
-      checker.requireTable(caller, request, t.getTableName(), t.getFamily(), t.getQualifier(), true, Action.ADMIN);
+      checker.requireTable(caller, request, t.getTableName(), t.getFamily(), t.getQualifier(), Action.ADMIN);
     } else if (p instanceof NamespacePermission n) {
       checker.requireNamespace(caller, request, n.getNamespace(), "", Action.ADMIN);
     } else {
@@ -78,7 +78,7 @@ public final class Grants {
   public List<UserPermission> list(RequestUser caller, String user, String namespace, TableName table, byte[] cf,
       byte[] cq) throws IOException {
     if (table != null) {
-      checker.requireTable(caller, "getUserPermissions", table, cf, cq, true, Action.ADMIN);
+      checker.requireTable(caller, "getUserPermissions", table, cf, cq, Action.ADMIN);
     } else if (namespace != null) {
       checker.requireNamespace(caller, "getUserPermissions", namespace, "", Action.ADMIN);
     } else {
@@ -123,7 +123,7 @@ public final class Grants {
         continue; // anyone may ask about itself
       }
       if (p instanceof TablePermission t) {
-        checker.requireTable(caller, "hasUserPermissions", t.getTableName(), t.getFamily(), t.getQualifier(), true,
+        checker.requireTable(caller, "hasUserPermissions", t.getTableName(), t.getFamily(), t.getQualifier(),
             Action.ADMIN);
       } else if (p instanceof NamespacePermission n) {
         checker.requireNamespace(caller, "hasUserPermissions", n.getNamespace(), "", Action.ADMIN);

@@ -54,7 +54,7 @@ final class MasterCallRules {
     if (t == null) {
       checker.requireGlobal(u, request, Action.ADMIN, ""); // the region's table is unknown here: the wider grant
     } else {
-      checker.requireTable(u, request, t, null, null, false, Action.ADMIN);
+      checker.requireTable(u, request, t, null, null, Action.ADMIN);
     }
   }
 
@@ -75,7 +75,7 @@ final class MasterCallRules {
       }
       case "DeleteTable" -> {
         TableName t = table(((MasterProtos.DeleteTableRequest) request).getTableName());
-        checker.requireTable(u, "deleteTable", t, null, null, false, Action.ADMIN, Action.CREATE);
+        checker.requireTable(u, "deleteTable", t, null, null, Action.ADMIN, Action.CREATE);
         return afterDoing(request, r -> {
           store.removeTable(t);
           refresh.run();
@@ -101,7 +101,7 @@ final class MasterCallRules {
       }
       case "Snapshot" -> {
         org.apache.hadoop.hbase.shaded.protobuf.generated.SnapshotProtos.SnapshotDescription s = ((MasterProtos.SnapshotRequest) request).getSnapshot();
-        checker.requireTable(u, "snapshot " + s.getName(), TableName.valueOf(s.getTable()), null, null, false,
+        checker.requireTable(u, "snapshot " + s.getName(), TableName.valueOf(s.getTable()), null, null,
             Action.ADMIN);
       }
       case "RestoreSnapshot" -> {
@@ -133,7 +133,7 @@ final class MasterCallRules {
         });
       }
       case "GetNamespaceDescriptor" -> checker.requireNamespace(u, "getNamespaceDescriptor",
-          ((MasterProtos.GetNamespaceDescriptorRequest) request).getNamespaceName(), null, Action.ADMIN);
+          ((MasterProtos.GetNamespaceDescriptorRequest) request).getNamespaceName(), "", Action.ADMIN);
       case "ListDecommissionedRegionServers" -> checker.requireGlobal(u, "listDecommissionedRegionServers",
           Action.READ, "");
       case "Balance" -> checker.requireGlobal(u, "balance", Action.ADMIN, "");
@@ -155,7 +155,7 @@ final class MasterCallRules {
           for (HBaseProtos.TableSchema s : in.getTableSchemaList()) {
             TableName t = table(s.getTableName());
             if (named) {
-              checker.requireTable(u, "getTableDescriptors", t, null, null, false, Action.ADMIN, Action.CREATE);
+              checker.requireTable(u, "getTableDescriptors", t, null, null, Action.ADMIN, Action.CREATE);
               out.addTableSchema(s);
             } else if (sees(u, t)) {
               out.addTableSchema(s);
@@ -230,7 +230,7 @@ final class MasterCallRules {
   }
 
   private void adminOrCreate(RequestUser u, String request, HBaseProtos.TableName t) throws IOException {
-    checker.requireTable(u, request, table(t), null, null, false, Action.ADMIN, Action.CREATE);
+    checker.requireTable(u, request, table(t), null, null, Action.ADMIN, Action.CREATE);
   }
 
   private interface OnSuccess {

@@ -14,7 +14,6 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.AdminProtos;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiRequest;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MultiResponse;
-import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.MutationProto;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionAction;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionActionResult;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ResultOrException;
@@ -31,6 +30,7 @@ import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 final class RegionCallRules {
   private final AccessChecker checker;
   private final DataCallRules data;
+  private final ScannerOwners scanners = new ScannerOwners();
 
   RegionCallRules(AccessChecker checker) {
     this.checker = checker;
@@ -46,11 +46,30 @@ final class RegionCallRules {
       }
       case "Scan" -> {
         ClientProtos.ScanRequest r = (ClientProtos.ScanRequest) request;
-        if (!r.hasScan()) {
-          return Admitted.as(r); // a later call of a scanner opened with a check
+        if (!r.hasScan()) { // a later call of a scanner opened with a check: its owner's only
+          scanners.check(r.getScannerId(), u.name());
+          if (r.getCloseScanner()) {
+            scanners.closed(r.getScannerId());
+          }
+          return Admitted.as(r);
         }
         ClientProtos.Scan scan = data.scan(u, DataCallRules.tableOf(r.getRegion().getValue()), r.getScan());
-        return Admitted.as(scan == r.getScan() ? r : r.toBuilder().setScan(scan).build());
+        ClientProtos.ScanRequest run = scan == r.getScan() ? r : r.toBuilder().setScan(scan).build();
+        return new Admitted() {
+          @Override
+          public Message request() {
+            return run;
+          }
+
+          @Override
+          public Message complete(Message response) {
+            ClientProtos.ScanResponse sr = (ClientProtos.ScanResponse) response;
+            if (sr.hasScannerId() && sr.getMoreResultsInRegion()) {
+              scanners.opened(sr.getScannerId(), u.name());
+            }
+            return response;
+          }
+        };
       }
       case "Mutate" -> {
         ClientProtos.MutateRequest r = (ClientProtos.MutateRequest) request;
@@ -68,7 +87,7 @@ final class RegionCallRules {
         ClientProtos.BulkLoadHFileRequest r = (ClientProtos.BulkLoadHFileRequest) request;
         TableName t = DataCallRules.tableOf(r.getRegion().getValue());
         for (ClientProtos.BulkLoadHFileRequest.FamilyPath fp : r.getFamilyPathList()) {
-          checker.requireTable(u, "preBulkLoadHFile", t, fp.getFamily().toByteArray(), null, true, Action.ADMIN,
+          checker.requireTable(u, "preBulkLoadHFile", t, fp.getFamily().toByteArray(), null, Action.ADMIN,
               Action.CREATE);
         }
         return Admitted.as(r);
@@ -110,11 +129,11 @@ final class RegionCallRules {
     switch (method) {
       case "FlushRegion" -> {
         TableName t = DataCallRules.tableOf(((AdminProtos.FlushRegionRequest) request).getRegion().getValue());
-        checker.requireTable(u, "flush", t, null, null, false, Action.ADMIN, Action.CREATE);
+        checker.requireTable(u, "flush", t, null, null, Action.ADMIN, Action.CREATE);
       }
       case "CompactRegion" -> {
         TableName t = DataCallRules.tableOf(((AdminProtos.CompactRegionRequest) request).getRegion().getValue());
-        checker.requireTable(u, "compact", t, null, null, false, Action.ADMIN, Action.CREATE);
+        checker.requireTable(u, "compact", t, null, null, Action.ADMIN, Action.CREATE);
       }
       case "GetOnlineRegion", "GetRegionInfo", "GetServerInfo", "GetRegionLoad" -> {
         // HBase does not check these
@@ -224,9 +243,5 @@ final class RegionCallRules {
   static NameBytesPair exception(IOException e) {
     return NameBytesPair.newBuilder().setName(e.getClass().getName())
         .setValue(ByteString.copyFromUtf8(String.valueOf(e.getMessage()))).build();
-  }
-
-  static MutationProto.MutationType typeOf(ClientProtos.Action a) {
-    return a.getMutation().getMutateType();
   }
 }
