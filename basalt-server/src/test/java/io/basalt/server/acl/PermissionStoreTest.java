@@ -74,7 +74,7 @@ class PermissionStoreTest {
         .withActions(Action.ADMIN).build()), false); // another scope of the same user: kept apart
     assertThat(store.all().get("t").get("alice")).hasSize(2);
     store.revoke(on("alice", Action.WRITE));
-    assertThat(actionsOf(store, "t", "alice")).containsExactly(Action.ADMIN, Action.READ);
+    assertThat(actionsOf(store, "t", "alice")).containsExactly(Action.READ, Action.ADMIN);
     store.revoke(new UserPermission("alice", Permission.newBuilder(T).withFamily(Bytes.toBytes("f")).build()));
     assertThat(actionsOf(store, "t", "alice")).containsExactly(Action.READ); // no actions: the whole grant
     store.revoke(on("alice", Action.READ));
