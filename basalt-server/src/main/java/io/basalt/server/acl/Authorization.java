@@ -5,6 +5,7 @@ import io.basalt.server.rpc.Caller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.security.access.Permission.Action;
@@ -24,7 +25,8 @@ public final class Authorization implements CallGuard, AutoCloseable {
   private final MasterCallRules master;
   private final AclServiceHandler handler;
 
-  private Authorization(CuratorFramework zk, String root, AccessSettings settings) throws IOException {
+  private Authorization(CuratorFramework zk, String root, AccessSettings settings,
+      Function<byte[], List<byte[]>> tableFamilies) throws IOException {
     store = new PermissionStore(zk, root);
     audit = new AuditLog(settings.auditFile());
     PermissionWatcher w = null;
@@ -37,7 +39,7 @@ public final class Authorization implements CallGuard, AutoCloseable {
     }
     watcher = w;
     checker = new AccessChecker(watcher::view, new UserGroups(settings.groupOverrides()), audit);
-    region = new RegionCallRules(checker);
+    region = new RegionCallRules(checker, tableFamilies);
     master = new MasterCallRules(checker, store, () -> {
       try {
         watcher.refresh(store);
@@ -48,9 +50,13 @@ public final class Authorization implements CallGuard, AutoCloseable {
     handler = new AclServiceHandler(new Grants(checker, store, watcher, settings), checker);
   }
 
-  /** Null when authorisation is off (then calls are not checked, and permission calls are refused as by HBase). */
-  public static Authorization start(CuratorFramework zk, String root, AccessSettings settings) throws IOException {
-    return settings.enabled() ? new Authorization(zk, root, settings) : null;
+  /**
+   * Null when authorisation is off (then calls are not checked, and permission calls are refused as by HBase).
+   * {@code tableFamilies}: the families of the table of a region hosted here, by region name (empty if not hosted).
+   */
+  public static Authorization start(CuratorFramework zk, String root, AccessSettings settings,
+      Function<byte[], List<byte[]>> tableFamilies) throws IOException {
+    return settings.enabled() ? new Authorization(zk, root, settings, tableFamilies) : null;
   }
 
   /** The permission calls' handler, to serve on MasterService and ClientService; {@code a} may be null (off). */

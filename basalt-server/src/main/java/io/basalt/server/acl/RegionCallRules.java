@@ -32,16 +32,16 @@ final class RegionCallRules {
   private final DataCallRules data;
   private final ScannerOwners scanners = new ScannerOwners();
 
-  RegionCallRules(AccessChecker checker) {
+  RegionCallRules(AccessChecker checker, java.util.function.Function<byte[], List<byte[]>> tableFamilies) {
     this.checker = checker;
-    this.data = new DataCallRules(checker);
+    this.data = new DataCallRules(checker, tableFamilies);
   }
 
   Admitted client(RequestUser u, String method, Message request, List<Cell> cells) throws IOException {
     switch (method) {
       case "Get" -> {
         ClientProtos.GetRequest r = (ClientProtos.GetRequest) request;
-        ClientProtos.Get get = data.get(u, DataCallRules.tableOf(r.getRegion().getValue()), r.getGet());
+        ClientProtos.Get get = data.get(u, r.getRegion().getValue(), r.getGet());
         return Admitted.as(get == r.getGet() ? r : r.toBuilder().setGet(get).build());
       }
       case "Scan" -> {
@@ -53,7 +53,7 @@ final class RegionCallRules {
           }
           return Admitted.as(r);
         }
-        ClientProtos.Scan scan = data.scan(u, DataCallRules.tableOf(r.getRegion().getValue()), r.getScan());
+        ClientProtos.Scan scan = data.scan(u, r.getRegion().getValue(), r.getScan());
         ClientProtos.ScanRequest run = scan == r.getScan() ? r : r.toBuilder().setScan(scan).build();
         return new Admitted() {
           @Override
@@ -170,7 +170,7 @@ final class RegionCallRules {
               data.write(u, t, a.getMutation(), cells.subList(at, at + n));
               at += n;
             } else if (a.hasGet()) {
-              data.get(u, t, a.getGet());
+              data.get(u, group.getRegion().getValue(), a.getGet());
             }
           }
           kept.addRegionAction(group);
@@ -193,7 +193,7 @@ final class RegionCallRules {
             data.write(u, t, a.getMutation(), its);
             keptGroup.addAction(a);
           } else if (a.hasGet()) {
-            ClientProtos.Get get = data.get(u, t, a.getGet());
+            ClientProtos.Get get = data.get(u, group.getRegion().getValue(), a.getGet());
             keptGroup.addAction(get == a.getGet() ? a : a.toBuilder().setGet(get).build());
           } else {
             keptGroup.addAction(a);

@@ -167,7 +167,8 @@ public final class MasterNode implements AutoCloseable {
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
       MasterServiceHandler masterService = new MasterServiceHandler(m, decommissioning);
-      Authorization auth = Authorization.start(zk, config.root(), security.access());
+      // The master hosts hbase:meta only, which everyone may read: no table families needed.
+      Authorization auth = Authorization.start(zk, config.root(), security.access(), regionName -> java.util.List.of());
       if (auth != null) {
         track(auth);
         dispatcher.guard(auth);

@@ -87,7 +87,14 @@ public final class RegionServerNode implements AutoCloseable {
           new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret()),
           new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.connector()), new PrefetchReports(zk, config.root()));
 
-      Authorization auth = Authorization.start(zk, config.root(), security.access());
+      RegionServer hosted = regionServer;
+      Authorization auth = Authorization.start(zk, config.root(), security.access(), regionName -> {
+        try {
+          return java.util.List.copyOf(hosted.lookup().anyCopy(regionName).table().getColumnFamilyNames());
+        } catch (IOException | RuntimeException notHere) {
+          return java.util.List.of(); // checked as a read of no family: refused unless the table is granted
+        }
+      });
       if (auth != null) {
         track(auth);
         dispatcher.guard(auth);

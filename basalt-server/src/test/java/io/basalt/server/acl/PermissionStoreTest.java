@@ -133,8 +133,8 @@ class PermissionStoreTest {
     Path audit = dir.resolve("audit.log");
     AccessSettings settings = new AccessSettings(true, java.util.Set.of("boss"), java.util.Set.of(), "", audit.toString());
     CuratorFramework other = ZooKeeperClients.connect(zooKeeper.connectString(), 10_000);
-    try (Authorization master = Authorization.start(zk, "/basalt", settings);
-        Authorization regionServer = Authorization.start(other, "/basalt", settings)) {
+    try (Authorization master = Authorization.start(zk, "/basalt", settings, n -> List.of());
+        Authorization regionServer = Authorization.start(other, "/basalt", settings, n -> List.of())) {
       AclServiceHandler handler = Authorization.handlerOf(master);
       AccessControlProtos.GrantRequest grant = AccessControlProtos.GrantRequest.newBuilder()
           .setUserPermission(ShadedAccessControlUtil.toUserPermission(on("alice", Action.READ))).build();
