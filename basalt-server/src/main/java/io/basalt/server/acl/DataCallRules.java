@@ -150,14 +150,22 @@ final class DataCallRules {
     };
   }
 
-  void write(RequestUser u, TableName t, MutationProto m, List<Cell> cells) throws IOException {
+  void write(RequestUser u, ByteString regionName, MutationProto m, List<Cell> cells) throws IOException {
+    TableName t = tableOf(regionName);
     for (org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair a : m.getAttributeList()) {
       if (a.getName().equals(CELL_ACL_ATTRIBUTE)) {
         // what HBase answers when it cannot keep cell ACLs; storing the cells without theirs would widen access
         throw new org.apache.hadoop.hbase.DoNotRetryIOException("Cell ACLs cannot be persisted");
       }
     }
-    require(u, opOf(m.getMutateType()), t, families(m, cells), Action.WRITE);
+    Map<byte[], List<byte[]>> families = families(m, cells);
+    if (families.isEmpty() && m.getMutateType() == MutationType.DELETE) {
+      // a row delete: HBase turns it into a family delete of every family before its AccessController looks
+      for (byte[] f : tableFamilies.apply(regionName.toByteArray())) {
+        families.put(f, new ArrayList<>(List.of(new byte[0])));
+      }
+    }
+    require(u, opOf(m.getMutateType()), t, families, Action.WRITE);
   }
 
   /** HBase's preCheckAndPut / preCheckAndDelete: READ then WRITE on the compared column (not with a filter). */

@@ -77,7 +77,7 @@ final class RegionCallRules {
         if (r.hasCondition()) {
           data.condition(u, t, r.getCondition(), r.getMutation().getMutateType());
         }
-        data.write(u, t, r.getMutation(), cells);
+        data.write(u, r.getRegion().getValue(), r.getMutation(), cells);
         return Admitted.as(r);
       }
       case "Multi" -> {
@@ -167,7 +167,7 @@ final class RegionCallRules {
               if (group.hasCondition() && group.getActionCount() == 1) {
                 data.condition(u, t, group.getCondition(), a.getMutation().getMutateType());
               }
-              data.write(u, t, a.getMutation(), cells.subList(at, at + n));
+              data.write(u, group.getRegion().getValue(), a.getMutation(), cells.subList(at, at + n));
               at += n;
             } else if (a.hasGet()) {
               data.get(u, group.getRegion().getValue(), a.getGet());
@@ -190,7 +190,7 @@ final class RegionCallRules {
         at += n;
         try {
           if (a.hasMutation()) {
-            data.write(u, t, a.getMutation(), its);
+            data.write(u, group.getRegion().getValue(), a.getMutation(), its);
             keptGroup.addAction(a);
           } else if (a.hasGet()) {
             ClientProtos.Get get = data.get(u, group.getRegion().getValue(), a.getGet());
