@@ -169,7 +169,7 @@ final class PermissionMatrix {
     ops.put("batch put f1+f2", () -> {
       String o = outcome(() -> write(c, t -> t.put(List.of(new Put(own).addColumn(F1, Q2, Bytes.toBytes("y")),
           new Put(own).addColumn(F2, Q2, Bytes.toBytes("y"))))));
-      try (Table t = superuser.getTable(T1)) { // a refused action does not stop the others
+      try (Table t = superuser.getTable(T1)) { // whether the allowed Put of the batch was written
         return o + ", f1 put landed: " + t.exists(new Get(own).addColumn(F1, Q2));
       }
     });

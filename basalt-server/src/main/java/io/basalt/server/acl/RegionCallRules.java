@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionActi
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.RegionActionResult;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ResultOrException;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
 import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 
@@ -181,27 +182,38 @@ final class RegionCallRules {
         }
         continue;
       }
-      RegionAction.Builder keptGroup = group.toBuilder().clearAction();
+      int count = group.getActionCount();
+      ClientProtos.Action[] run = new ClientProtos.Action[count];
+      List<List<Cell>> its = new ArrayList<>();
+      AccessDeniedException[] refused = new AccessDeniedException[count];
       int at = groupStart;
-      for (int i = 0; i < group.getActionCount(); i++) {
+      for (int i = 0; i < count; i++) {
         ClientProtos.Action a = group.getAction(i);
         int n = a.hasMutation() ? a.getMutation().getAssociatedCellCount() : 0;
-        List<Cell> its = cells.subList(at, at + n);
+        its.add(cells.subList(at, at + n));
         at += n;
+        run[i] = a;
         try {
           if (a.hasMutation()) {
-            data.write(u, group.getRegion().getValue(), a.getMutation(), its);
-            keptGroup.addAction(a);
+            data.write(u, group.getRegion().getValue(), a.getMutation(), its.get(i));
           } else if (a.hasGet()) {
             ClientProtos.Get get = data.get(u, group.getRegion().getValue(), a.getGet());
-            keptGroup.addAction(get == a.getGet() ? a : a.toBuilder().setGet(get).build());
-          } else {
-            keptGroup.addAction(a);
+            run[i] = get == a.getGet() ? a : a.toBuilder().setGet(get).build();
           }
-          keptCells.addAll(its);
         } catch (AccessDeniedException e) {
+          refused[i] = e;
+        }
+      }
+      refuseWholeBatches(group, refused);
+      RegionAction.Builder keptGroup = group.toBuilder().clearAction();
+      for (int i = 0; i < count; i++) {
+        if (refused[i] == null) {
+          keptGroup.addAction(run[i]);
+          keptCells.addAll(its.get(i));
+        } else {
+          ClientProtos.Action a = group.getAction(i);
           refusedActions.computeIfAbsent(g, k -> new ArrayList<>()).add(ResultOrException.newBuilder()
-              .setIndex(a.hasIndex() ? a.getIndex() : i).setException(exception(e)).build());
+              .setIndex(a.hasIndex() ? a.getIndex() : i).setException(exception(refused[i])).build());
         }
       }
       kept.addRegionAction(keptGroup);
@@ -238,6 +250,43 @@ final class RegionCallRules {
         return b.build();
       }
     };
+  }
+
+  /**
+   * HBase's region server applies the Puts and Deletes of a batch between Increments and Appends as one batch,
+   * whose AccessController hooks run in row order before anything is written: one refused mutation fails them all,
+   * with the refusal of the first in row order. Gets, Increments and Appends stand alone.
+   */
+  private static void refuseWholeBatches(RegionAction group, AccessDeniedException[] refused) {
+    List<Integer> batch = new ArrayList<>();
+    for (int i = 0; i <= group.getActionCount(); i++) {
+      ClientProtos.Action a = i < group.getActionCount() ? group.getAction(i) : null;
+      if (a != null && !a.hasMutation()) {
+        continue;
+      }
+      boolean putOrDelete = a != null && (a.getMutation().getMutateType() == ClientProtos.MutationProto.MutationType.PUT
+          || a.getMutation().getMutateType() == ClientProtos.MutationProto.MutationType.DELETE);
+      if (putOrDelete) {
+        batch.add(i);
+        continue;
+      }
+      AccessDeniedException first = null;
+      ByteString firstRow = null;
+      for (int j : batch) {
+        ByteString row = group.getAction(j).getMutation().getRow();
+        if (refused[j] != null && (firstRow == null || Bytes.BYTES_COMPARATOR.compare(row.toByteArray(),
+            firstRow.toByteArray()) < 0)) {
+          first = refused[j];
+          firstRow = row;
+        }
+      }
+      if (first != null) {
+        for (int j : batch) {
+          refused[j] = first;
+        }
+      }
+      batch.clear();
+    }
   }
 
   static NameBytesPair exception(IOException e) {

@@ -157,31 +157,46 @@ class AccessRulesTest {
         .isInstanceOf(AccessDeniedException.class);
   }
 
+  private static ClientProtos.Action mutation(int index, ClientProtos.MutationProto.MutationType type,
+      org.apache.hadoop.hbase.client.Mutation m) throws Exception {
+    return ClientProtos.Action.newBuilder().setIndex(index).setMutation(ProtobufUtil.toMutationNoData(type, m)).build();
+  }
+
   @Test
-  void aBatchRefusesOnlyTheActionsTheUserMayNotMake() throws Exception {
+  void aBatchRefusesTheRefusedActionsAndTheirBatchOnlyAsHBase() throws Exception {
     RegionCallRules rules = new RegionCallRules(checker, regionName -> List.of(F1, F2));
+    byte[] row = Bytes.toBytes("a");
     ClientProtos.RegionAction.Builder group = ClientProtos.RegionAction.newBuilder()
         .setRegion(RegionSpecifier.newBuilder().setType(RegionSpecifier.RegionSpecifierType.REGION_NAME)
             .setValue(ByteString.copyFrom(REGION.getRegionName())));
-    group.addAction(ClientProtos.Action.newBuilder().setIndex(0).setMutation(ProtobufUtil.toMutationNoData(
-        ClientProtos.MutationProto.MutationType.PUT, new Put(Bytes.toBytes("a")).addColumn(F1, Q1, Bytes.toBytes("v")))));
-    group.addAction(ClientProtos.Action.newBuilder().setIndex(1).setMutation(ProtobufUtil.toMutationNoData(
-        ClientProtos.MutationProto.MutationType.PUT, new Put(Bytes.toBytes("b")).addColumn(F2, Q1, Bytes.toBytes("v")))));
-    List<Cell> cells = List.of(new KeyValue(Bytes.toBytes("a"), F1, Q1, Bytes.toBytes("v")),
-        new KeyValue(Bytes.toBytes("b"), F2, Q1, Bytes.toBytes("v")));
+    // 0, 1: Puts of one batch (HBase applies consecutive Puts and Deletes together; a Get does not end a batch)
+    group.addAction(mutation(0, ClientProtos.MutationProto.MutationType.PUT, new Put(row).addColumn(F1, Q1, row)));
+    group.addAction(mutation(1, ClientProtos.MutationProto.MutationType.PUT, new Put(row).addColumn(F2, Q1, row)));
+    group.addAction(ClientProtos.Action.newBuilder().setIndex(2).setGet(ProtobufUtil.toGet(new Get(row).addFamily(F1))));
+    // 3: an Increment stands alone and ends the batch; 4: a Put of a new batch
+    group.addAction(mutation(3, ClientProtos.MutationProto.MutationType.INCREMENT,
+        new org.apache.hadoop.hbase.client.Increment(row).addColumn(F1, Q2, 1)));
+    group.addAction(mutation(4, ClientProtos.MutationProto.MutationType.PUT, new Put(row).addColumn(F1, Q2, row)));
+    List<Cell> cells = List.of(new KeyValue(row, F1, Q1, row), new KeyValue(row, F2, Q1, row),
+        new KeyValue(row, F1, Q2, Bytes.toBytes(1L)), new KeyValue(row, F1, Q2, row));
     ClientProtos.MultiRequest multi = ClientProtos.MultiRequest.newBuilder().addRegionAction(group).build();
     Admitted a = rules.client(user("bob"), "Multi", multi, cells);
     ClientProtos.MultiRequest run = (ClientProtos.MultiRequest) a.request();
-    assertThat(run.getRegionAction(0).getActionList()).extracting(ClientProtos.Action::getIndex).containsExactly(0);
-    assertThat(a.cells(cells)).containsExactly(cells.get(0));
-    ClientProtos.MultiResponse answered = (ClientProtos.MultiResponse) a.complete(ClientProtos.MultiResponse.newBuilder()
-        .addRegionActionResult(ClientProtos.RegionActionResult.newBuilder().addResultOrException(
-            ClientProtos.ResultOrException.newBuilder().setIndex(0).setResult(ClientProtos.Result.getDefaultInstance())))
-        .build());
+    assertThat(run.getRegionAction(0).getActionList()).extracting(ClientProtos.Action::getIndex).containsExactly(2, 3, 4);
+    assertThat(a.cells(cells)).containsExactly(cells.get(2), cells.get(3));
+    ClientProtos.RegionActionResult.Builder ran = ClientProtos.RegionActionResult.newBuilder();
+    for (int i : new int[] {2, 3, 4}) {
+      ran.addResultOrException(ClientProtos.ResultOrException.newBuilder().setIndex(i)
+          .setResult(ClientProtos.Result.getDefaultInstance()));
+    }
+    ClientProtos.MultiResponse answered = (ClientProtos.MultiResponse) a.complete(
+        ClientProtos.MultiResponse.newBuilder().addRegionActionResult(ran).build());
     List<ClientProtos.ResultOrException> roes = answered.getRegionActionResult(0).getResultOrExceptionList();
-    assertThat(roes).hasSize(2);
-    assertThat(roes.get(1).getIndex()).isEqualTo(1);
-    assertThat(roes.get(1).getException().getName()).isEqualTo(AccessDeniedException.class.getName());
+    assertThat(roes).hasSize(5);
+    assertThat(roes.stream().filter(ClientProtos.ResultOrException::hasException))
+        .extracting(ClientProtos.ResultOrException::getIndex).containsExactlyInAnyOrder(0, 1);
+    assertThat(roes.stream().filter(ClientProtos.ResultOrException::hasException)
+        .map(roe -> roe.getException().getName())).containsOnly(AccessDeniedException.class.getName());
   }
 
   @Test
