@@ -42,7 +42,7 @@ class AccessRulesTest {
   private static final RegionInfo REGION = RegionInfoBuilder.newBuilder(T).build();
 
   private final Map<String, Map<String, List<Permission>>> entries = new LinkedHashMap<>();
-  private final AccessSettings settings = new AccessSettings(true, Set.of("boss"), Set.of("admins"),
+  private final AccessSettings settings = new AccessSettings(true, Set.of("boss", System.getProperty("user.name")), Set.of("admins"),
       "carol=analysts;dave=admins;erin=;alice=;bob=;frank=;gina=;nobody=", "");
   private final UserGroups groups = new UserGroups(settings.groupOverrides());
   private final AccessChecker checker;
