@@ -99,7 +99,9 @@ public final class CallDispatcher {
       long start = System.nanoTime();
       boolean failed = true;
       try {
-        response = admitted.complete(service.callBlockingMethod(method, controller, admitted.request()));
+        Message answer = admitted.answer();
+        response = answer != null ? answer
+            : admitted.complete(service.callBlockingMethod(method, controller, admitted.request()));
         failed = false;
       } catch (ServiceException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;

@@ -30,6 +30,11 @@ public interface CallGuard {
       return original;
     }
 
+    /** A response to send without running the call (HBase answers a few refusals so); null: run it. */
+    default Message answer() {
+      return null;
+    }
+
     /** Called with the successful response; returns the one to send. */
     Message complete(Message response) throws IOException;
 
