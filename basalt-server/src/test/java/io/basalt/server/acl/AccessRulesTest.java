@@ -252,4 +252,33 @@ class AccessRulesTest {
         org.apache.hadoop.hbase.shaded.protobuf.generated.MasterProtos.SetBalancerRunningRequest.newBuilder()
             .setOn(true).build())).isInstanceOf(AccessDeniedException.class);
   }
+
+  /** What a check costs on its own (the in-process part of authorisation's cost), printed for the docs. */
+  @Test
+  void aCheckCostsMicrosecondsAtMost() throws Exception {
+    RegionCallRules rules = new RegionCallRules(checker, regionName -> List.of(F1, F2));
+    ClientProtos.GetRequest get = get(new Get(Bytes.toBytes("r")).addFamily(F1));
+    ClientProtos.MutateRequest put = put(F1, Q1);
+    RequestUser alice = user("alice");
+    RequestUser bob = user("bob");
+    double[] ns = new double[2];
+    for (int round = 0; round < 3; round++) { // the last round counts, after warm-up
+      int n = 200_000;
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        rules.client(alice, "Get", get, List.of());
+      }
+      long t1 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        rules.client(bob, "Mutate", put, List.of());
+      }
+      long t2 = System.nanoTime();
+      ns[0] = (t1 - t0) / (double) n;
+      ns[1] = (t2 - t1) / (double) n;
+    }
+    System.out.printf("[acl-cost] one check in process: Get (table grant) %.0f ns, Put (family grant) %.0f ns%n",
+        ns[0], ns[1]);
+    assertThat(ns[0]).isLessThan(100_000);
+    assertThat(ns[1]).isLessThan(100_000);
+  }
 }
