@@ -1,6 +1,7 @@
 package io.basalt.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.it.target.HBaseTarget;
 import io.basalt.it.target.Targets;
@@ -13,11 +14,17 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.protobuf.generated.AccessControlProtos;
+import org.apache.hadoop.hbase.protobuf.generated.AccessControlProtos.AccessControlService;
+import org.apache.hadoop.hbase.security.access.AccessControlUtil;
+import org.apache.hadoop.hbase.security.access.Permission;
+import org.apache.hadoop.hbase.security.access.UserPermission;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -137,6 +144,43 @@ class AuthorizationMatrixTest {
         }
         long t2 = System.nanoTime();
         return new double[] {(t1 - t0) / 1e3 / n, (t2 - t1) / 1e3 / n};
+      }
+    }
+  }
+
+  /** The AccessControlService coprocessor endpoint, as clients before 2.x's Admin calls used it. */
+  @Test
+  void theAccessControlEndpointServesOlderClients() throws Exception {
+    try (StandaloneServer server = basalt(dir.resolve("endpoint"), true)) {
+      Configuration conf = client(server.zookeeperQuorum(), server.zookeeperPort());
+      try (Connection su = ConnectionFactory.createConnection(conf); Admin admin = su.getAdmin()) {
+        PermissionMatrix.setUp(su, true);
+        AccessControlService.BlockingInterface master = AccessControlService.newBlockingStub(admin.coprocessorService());
+        AccessControlUtil.grant(null, master, "olduser", PermissionMatrix.T1, PermissionMatrix.F1, null, false,
+            Permission.Action.READ);
+        assertThat(AccessControlUtil.getUserPermissions(null, master, PermissionMatrix.T1))
+            .extracting(UserPermission::getUser).contains("olduser");
+        try (Connection old = PermissionMatrix.connectAs(conf, "olduser"); Table t = old.getTable(PermissionMatrix.T1)) {
+          assertThat(t.get(new Get(Bytes.toBytes("r1")).addFamily(PermissionMatrix.F1)).size()).isEqualTo(2);
+          AccessControlService.BlockingInterface region = AccessControlService.newBlockingStub(
+              t.coprocessorService(Bytes.toBytes("r1")));
+          region.checkPermissions(null, AccessControlProtos.CheckPermissionsRequest.newBuilder()
+              .addPermission(AccessControlUtil.toPermission(Permission.newBuilder(PermissionMatrix.T1)
+                  .withFamily(PermissionMatrix.F1).withActions(Permission.Action.READ).build())).build());
+          assertThatThrownBy(() -> region.checkPermissions(null, AccessControlProtos.CheckPermissionsRequest.newBuilder()
+              .addPermission(AccessControlUtil.toPermission(Permission.newBuilder(PermissionMatrix.T1)
+                  .withFamily(PermissionMatrix.F1).withActions(Permission.Action.WRITE).build())).build()))
+              .hasStackTraceContaining("AccessDeniedException");
+          // granting needs ADMIN, also through the endpoint
+          AccessControlService.BlockingInterface oldMaster = AccessControlService.newBlockingStub(
+              old.getAdmin().coprocessorService());
+          assertThatThrownBy(() -> AccessControlUtil.grant(null, oldMaster, "olduser", PermissionMatrix.T1, null, null,
+              false, Permission.Action.WRITE)).hasStackTraceContaining("AccessDeniedException");
+        }
+        AccessControlUtil.revoke(null, master, "olduser", PermissionMatrix.T1, PermissionMatrix.F1, null,
+            Permission.Action.READ);
+        assertThat(AccessControlUtil.getUserPermissions(null, master, PermissionMatrix.T1))
+            .extracting(UserPermission::getUser).doesNotContain("olduser");
       }
     }
   }
