@@ -171,6 +171,17 @@ class AuthorizationMatrixTest {
               .addPermission(AccessControlUtil.toPermission(Permission.newBuilder(PermissionMatrix.T1)
                   .withFamily(PermissionMatrix.F1).withActions(Permission.Action.WRITE).build())).build()))
               .hasStackTraceContaining("AccessDeniedException");
+          AccessControlProtos.TablePermission readF1 = AccessControlProtos.TablePermission.newBuilder()
+              .setTableName(org.apache.hadoop.hbase.protobuf.ProtobufUtil.toProtoTableName(PermissionMatrix.T1))
+              .setFamily(com.google.protobuf.ByteString.copyFrom(PermissionMatrix.F1))
+              .addAction(AccessControlProtos.Permission.Action.READ).build();
+          assertThat(region.hasPermission(null, AccessControlProtos.HasPermissionRequest.newBuilder()
+              .setTablePermission(readF1).setUserName(com.google.protobuf.ByteString.copyFromUtf8("olduser")).build())
+              .getHasPermission()).isTrue();
+          assertThat(region.hasPermission(null, AccessControlProtos.HasPermissionRequest.newBuilder()
+              .setTablePermission(readF1.toBuilder().setFamily(com.google.protobuf.ByteString.copyFrom(
+                  PermissionMatrix.F2))).setUserName(com.google.protobuf.ByteString.copyFromUtf8("olduser")).build())
+              .getHasPermission()).isFalse();
           // granting needs ADMIN, also through the endpoint
           AccessControlService.BlockingInterface oldMaster = AccessControlService.newBlockingStub(
               old.getAdmin().coprocessorService());
