@@ -41,6 +41,14 @@ public final class HBaseTarget implements ClusterTarget {
   }
 
   public static HBaseTarget start() throws IOException, InterruptedException {
+    return start(Map.of());
+  }
+
+  /**
+   * With {@code extra} settings on top (e.g. the AccessController's), also written to core-site.xml so Hadoop's
+   * own configuration (group mapping) sees them.
+   */
+  public static HBaseTarget start(Map<String, String> extra) throws IOException, InterruptedException {
     String classpath = Processes.classpathFromBuild(CLASSPATH_PROPERTY);
     Path dir = Files.createTempDirectory("hbase-target-");
     Path conf = Files.createDirectories(dir.resolve("conf"));
@@ -48,7 +56,12 @@ public final class HBaseTarget implements ClusterTarget {
     int zk = ports[0];
     int master = ports[1];
     int rs = ports[2];
-    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(settings(dir, zk, master, rs)), StandardCharsets.UTF_8);
+    Map<String, String> site = settings(dir, zk, master, rs);
+    site.putAll(extra);
+    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(site), StandardCharsets.UTF_8);
+    if (!extra.isEmpty()) {
+      Files.writeString(conf.resolve("core-site.xml"), siteXml(extra), StandardCharsets.UTF_8);
+    }
     Files.writeString(conf.resolve("log4j2.properties"), LOG4J2, StandardCharsets.UTF_8);
     Files.createDirectories(dir.resolve("tmp"));
     Path log = Processes.logDir().resolve("hbase-target-" + ProcessHandle.current().pid() + ".log");

@@ -21,7 +21,7 @@ import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
  * certificate-authenticated caller (never to one that itself came with a token, as HBase); WhoAmI tells the
  * caller who the server thinks it is. Without authentication the endpoint does not exist, as in HBase.
  */
-public final class AuthenticationServiceHandler {
+public final class AuthenticationServiceHandler implements io.basalt.server.rpc.CoprocessorEndpoints.Endpoint {
   private static final String SERVICE = "AuthenticationService";
   private static final String FULL_NAME = "hbase.pb." + SERVICE;
 
@@ -31,12 +31,14 @@ public final class AuthenticationServiceHandler {
     this.auth = auth;
   }
 
-  public CoprocessorServiceResponse execService(CallController c, CoprocessorServiceRequest request) throws IOException {
+  @Override
+  public boolean serves(String service) {
+    return service.equals(FULL_NAME) || service.equals(SERVICE);
+  }
+
+  @Override
+  public CoprocessorServiceResponse call(CallController c, CoprocessorServiceRequest request) throws IOException {
     String service = request.getCall().getServiceName();
-    if (!service.equals(FULL_NAME) && !service.equals(SERVICE)) {
-      throw new UnknownProtocolException("No registered coprocessor service found for " + service
-          + " (Basalt runs no coprocessors; " + FULL_NAME + " is built in when authentication is on)");
-    }
     if (!auth.required()) {
       throw new UnknownProtocolException("No registered coprocessor service found for " + service
           + ": hbase.security.authentication is not kerberos on this cluster");

@@ -122,4 +122,27 @@ public final class SecurityKeys {
     }
     return v;
   }
+
+  // ---- authorisation (HBase's AccessController model; io.basalt.server.acl)
+
+  public static final ConfigKey<Boolean> AUTHORIZATION = ConfigKey.bool("hbase.security.authorization", false,
+      "Check every client call against HBase-style permissions (READ, WRITE, EXEC, CREATE, ADMIN at global, "
+          + "namespace, table, family and qualifier scope), kept in ZooKeeper and changed with Admin.grant/revoke.");
+
+  public static final ConfigKey<String> SUPERUSERS = ConfigKey.string("hbase.superuser", "",
+      "Users (and @groups) allowed everything when authorisation is on, comma separated; the user running the "
+          + "server is always one.");
+
+  public static final ConfigKey<String> GROUP_OVERRIDES = ConfigKey.string(
+      "hadoop.user.group.static.mapping.overrides", "dr.who=;",
+      "Groups of users given here (user=group1,group2;user2=;) instead of asking the operating system "
+          + "(id -Gn), as Hadoop's group mapping does; read for @group permissions and superusers.");
+
+  public static final ConfigKey<Boolean> EARLY_OUT = ConfigKey.bool("hbase.security.access.early_out", true,
+      "HBase's choice between refusing a read with no table or family grant (true, HBase's default) and cell-level "
+          + "ACL evaluation (false); Basalt has no cell ACLs, so false stops the server.");
+
+  public static final ConfigKey<String> AUDIT_FILE = ConfigKey.path("basalt.security.audit.file", "",
+      "File the authorisation audit log (denied calls, administrative calls) is appended to; empty: the "
+          + "SecurityLogger.io.basalt.server.acl logger.");
 }

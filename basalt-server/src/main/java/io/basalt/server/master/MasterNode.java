@@ -1,5 +1,6 @@
 package io.basalt.server.master;
 
+import io.basalt.server.acl.Authorization;
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.PendingDrops;
@@ -168,12 +169,18 @@ public final class MasterNode implements AutoCloseable {
       RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
       track(metaServer);
       MasterServiceHandler masterService = new MasterServiceHandler(m, decommissioning);
+      // The master hosts hbase:meta only, which everyone may read: no table families needed.
+      Authorization auth = Authorization.start(zk, config.root(), security.access(), regionName -> java.util.List.of());
+      if (auth != null) {
+        track(auth);
+        dispatcher.guard(auth);
+      }
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
           MasterService.BlockingInterface.class, "MasterService", masterService,
-          new SnapshotServiceHandler(new Snapshots(m), masterService))));
+          new SnapshotServiceHandler(new Snapshots(m), masterService), Authorization.handlerOf(auth))));
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
           ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer),
-          new AuthenticationServiceHandler(security.authentication()))));
+          new io.basalt.server.rpc.CoprocessorEndpoints(new AuthenticationServiceHandler(security.authentication())))));
       TokenService.attach(security, zk, config.root(), c::clusterId);
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(
           ClientMetaService.BlockingInterface.class, "ClientMetaService",

@@ -1,6 +1,7 @@
 package io.basalt.server.regionserver;
 
 import io.basalt.server.catalog.Primaries;
+import io.basalt.server.acl.Authorization;
 import io.basalt.server.lifecycle.Resources;
 import io.basalt.server.control.ControlEndpoint;
 import io.basalt.server.control.ControlServiceHandler;
@@ -8,6 +9,7 @@ import io.basalt.server.registry.ClientMetaServiceHandler;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.registry.ZooKeeperRegistry;
 import io.basalt.server.rpc.CallDispatcher;
+import io.basalt.server.rpc.CoprocessorEndpoints;
 import io.basalt.server.rpc.RpcClient;
 import io.basalt.server.rpc.RpcServer;
 import io.basalt.server.auth.AuthenticationServiceHandler;
@@ -88,10 +90,23 @@ public final class RegionServerNode implements AutoCloseable {
           new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret()),
           new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.connector()), new PrefetchReports(zk, config.root()));
 
+      RegionServer hosted = regionServer;
+      Authorization auth = Authorization.start(zk, config.root(), security.access(), regionName -> {
+        try {
+          return java.util.List.copyOf(hosted.lookup().anyCopy(regionName).table().getColumnFamilyNames());
+        } catch (IOException | RuntimeException notHere) {
+          return java.util.List.of(); // checked as a read of no family: refused unless the table is granted
+        }
+      });
+      if (auth != null) {
+        track(auth);
+        dispatcher.guard(auth);
+      }
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
           new ControlServiceHandler(ControlEndpoint.of(regionServer), name),
-          new AuthenticationServiceHandler(security.authentication()))));
+          new CoprocessorEndpoints(new AuthenticationServiceHandler(security.authentication()),
+              Authorization.handlerOf(auth)))));
       TokenService.attach(security, zk, config.root(), () -> clusterIdOrEmpty(registry));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));

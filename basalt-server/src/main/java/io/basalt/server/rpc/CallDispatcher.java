@@ -21,6 +21,7 @@ public final class CallDispatcher {
   private final Map<String, BlockingService> services = new ConcurrentHashMap<>();
   private volatile boolean ready;
   private volatile CallListener listener = CallListener.NONE;
+  private volatile CallGuard guard = CallGuard.OPEN;
 
   /** Registers a service under its short protobuf name ({@code ClientService}, {@code MasterService}, ...). */
   public void register(BlockingService service) {
@@ -30,6 +31,11 @@ public final class CallDispatcher {
   /** Reports every call run from now on to {@code l} (one listener; metrics). */
   public void listen(CallListener l) {
     listener = l == null ? CallListener.NONE : l;
+  }
+
+  /** Every call from now on is first admitted (or refused) by {@code g} (authorisation). */
+  public void guard(CallGuard g) {
+    guard = g == null ? CallGuard.OPEN : g;
   }
 
   /** Until this is called (start-up, a standby master) calls are answered with a retriable "not yet". */
@@ -88,12 +94,15 @@ public final class CallDispatcher {
         }
         cells = CellBlocks.decode(frame, offset, length);
       }
-      CallController controller = new CallController(cells, cellBlocks, caller, header.getTimeout());
+      CallGuard.Admitted admitted = guard.admit(caller, serviceName, method.getName(), param, cells);
+      CallController controller = new CallController(admitted.cells(cells), cellBlocks, caller, header.getTimeout());
       Message response;
       long start = System.nanoTime();
       boolean failed = true;
       try {
-        response = service.callBlockingMethod(method, controller, param);
+        Message answer = admitted.answer();
+        response = answer != null ? answer
+            : admitted.complete(service.callBlockingMethod(method, controller, admitted.request()));
         failed = false;
       } catch (ServiceException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;

@@ -53,16 +53,19 @@ public record Caller(String claimedUser, boolean clusterMember, String tlsPeer, 
    * ACLs and {@code hbase.superuser} are written with.
    */
   public String shortUser() {
-    String u = user();
-    int cut = u.length();
-    int slash = u.indexOf('/');
-    int at = u.indexOf('@');
-    if (slash >= 0) {
-      cut = slash;
-    } else if (at >= 0) {
-      cut = at;
+    return shortName(user());
+  }
+
+  /** A principal's first component: {@code hbase/host@REALM} and {@code hbase@REALM} are {@code hbase}. */
+  public static String shortName(String principal) {
+    int cut = principal.length();
+    for (char c : new char[] {'/', '@'}) {
+      int i = principal.indexOf(c);
+      if (i >= 0 && i < cut) {
+        cut = i;
+      }
     }
-    return u.substring(0, cut);
+    return principal.substring(0, cut);
   }
 
   /** Whether the identity was proven (Kerberos, token or certificate), not merely claimed. */

@@ -28,6 +28,7 @@ public final class ServerSecurity implements AutoCloseable {
   private final MemberConnector connector;
   private final boolean httpsStatus;
   private Authentication authentication = Authentication.off();
+  private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -56,11 +57,14 @@ public final class ServerSecurity implements AutoCloseable {
 
   /**
    * As {@link #from(BasaltConfig, ClusterSecret)}, with client authentication ({@code
-   * hbase.security.authentication}) as a {@code role} on {@code host} (whose principal and keytab it reads).
+   * hbase.security.authentication}) as a {@code role} on {@code host} (whose principal and keytab it reads) and
+   * authorisation ({@code hbase.security.authorization}).
    */
   public static ServerSecurity from(BasaltConfig c, ClusterSecret defaultSecret, Authentication.Role role, String host)
       throws IOException {
+    io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.from(c);
     ServerSecurity s = transport(c, defaultSecret);
+    s.access = access;
     try {
       s.authentication = Authentication.from(c, role, host,
           s.serverTls && "NEED".equals(s.serverOptions.clientAuth()));
@@ -69,6 +73,11 @@ public final class ServerSecurity implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /** Who may do what (authorisation); off unless {@code hbase.security.authorization} is true. */
+  public io.basalt.server.acl.AccessSettings access() {
+    return access;
   }
 
   private static ServerSecurity transport(BasaltConfig c, ClusterSecret defaultSecret) throws IOException {
