@@ -409,8 +409,8 @@ final class ProtocolDriver {
           : p instanceof ReplaceMemberProtocol ? "member" : p instanceof MoveProtocol ? "move"
           : p instanceof io.basalt.server.master.protocol.CloneSnapshotProtocol ? "clone"
           : p instanceof io.basalt.server.master.protocol.MergeProtocol ? "merge" : "snapshot";
-      if (p instanceof io.basalt.server.master.protocol.MergeProtocol m) {
-        describe(m.txn());
+      if (p instanceof io.basalt.server.master.protocol.MergeProtocol merge) {
+        describe(merge.txn());
         return;
       }
       if (!(p instanceof MoveProtocol || p instanceof SplitProtocol || p instanceof GroupSplitProtocol

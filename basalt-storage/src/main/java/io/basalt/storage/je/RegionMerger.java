@@ -87,7 +87,7 @@ final class RegionMerger {
     long start = System.nanoTime();
     Environment source = openReadOnly(smaller);
     try {
-      RegionMetadata from = RegionCatalog.readMetadata(source);
+      RegionMetadata from = readOnlyMetadata(source, smaller);
       Environment target = openTarget.get();
       try {
         RegionMetadata into = RegionCatalog.readMetadata(target);
@@ -150,6 +150,20 @@ final class RegionMerger {
       return new Environment(dir.toFile(), ec);
     } catch (com.sleepycat.je.DatabaseException e) {
       throw JeErrors.translate("opening " + dir + " to merge it", e);
+    }
+  }
+
+  /** {@code RegionCatalog.readMetadata} for a read-only, non-transactional environment. */
+  private static RegionMetadata readOnlyMetadata(Environment env, Path dir) {
+    try (Database db = env.openDatabase(null, RegionMetadata.DATABASE, readOnly())) {
+      DatabaseEntry data = Cursors.entry();
+      if (db.get(null, new DatabaseEntry(RegionMetadata.KEY), data, LockMode.READ_UNCOMMITTED)
+          != OperationStatus.SUCCESS) {
+        throw new StorageException("region metadata missing in " + dir);
+      }
+      return RegionMetadata.decode(data.getData());
+    } catch (com.sleepycat.je.DatabaseNotFoundException e) {
+      throw new StorageException(dir + " is not a Basalt region (no " + RegionMetadata.DATABASE + ")", e);
     }
   }
 
