@@ -143,6 +143,8 @@ final class RegionMerger {
     ec.setReadOnly(true);
     ec.setAllowCreate(false);
     ec.setSharedCache(true);
+    // Only if it is the process's first environment: the engine resizes the shared cache at its next open.
+    ec.setCacheSize(16L << 20);
     ec.setConfigParam(EnvironmentConfig.LOG_DETECT_FILE_DELETE, "false");
     ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
     ec.setConfigParam(EnvironmentConfig.STATS_COLLECT, "false");
