@@ -106,6 +106,11 @@ class RegionMergeTest {
         assertThat(failure(admin, new byte[][] {first, last}, true)).isInstanceOf(DoNotRetryIOException.class)
             .hasMessageContaining("not supported by Basalt");
       }
+      admin.modifyTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .setMergeEnabled(false).build());
+      assertThat(failure(admin, new byte[][] {first, regions.get(1).getEncodedNameAsBytes()}, false))
+          .isInstanceOf(DoNotRetryIOException.class)
+          .hasMessageContaining("failed as region merge is disabled for the table");
       assertThat(admin.getRegions(name)).hasSize(3);
       assertThat(Fixtures.rows(t, new Scan())).hasSize(2);
     }

@@ -250,6 +250,10 @@ public final class Master {
     for (byte[] n : regionNames) {
       named.add(regionByName(n));
     }
+    if (!named.isEmpty() && !table(named.get(0).info().getTable()).isMergeEnabled()) {
+      throw new DoNotRetryIOException("Merge of " + RegionInfo.getShortNameToLog(named.stream().map(RegionRecord::info)
+          .toList()) + " failed as region merge is disabled for the table");
+    }
     List<RegionRecord> pair = MergeRules.check(named, forcible);
     TableDescriptor table = table(pair.get(0).info().getTable());
     for (RegionRecord r : pair) {
