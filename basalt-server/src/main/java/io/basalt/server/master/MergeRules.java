@@ -16,6 +16,14 @@ import org.apache.hadoop.hbase.exceptions.MergeRegionException;
 final class MergeRules {
   private MergeRules() {}
 
+  /** HBase's RegionStateNode.checkOnline, wrapped as MergeTableRegionsProcedure wraps it. */
+  private static void checkOnline(RegionRecord r) throws MergeRegionException {
+    if (!RegionRecord.OPEN.equals(r.state())) {
+      throw new MergeRegionException(new DoNotRetryRegionException(r.info().getEncodedName()
+          + " is not OPEN; state=" + r.state()));
+    }
+  }
+
   /** Checks the regions as the client named them; returns them lower first. */
   static List<RegionRecord> check(List<RegionRecord> regions, boolean forcible) throws IOException {
     long unique = regions.stream().map(r -> r.info().getEncodedName()).distinct().count();
@@ -30,6 +38,8 @@ final class MergeRules {
       throw new DoNotRetryIOException("Merging " + unique + " regions at once is not supported by Basalt: merge them"
           + " two at a time");
     }
+    // HBase's order: each region in turn, after the first one checked against the one before it.
+    checkOnline(regions.get(0));
     RegionInfo previous = regions.get(0).info();
     RegionInfo next = regions.get(1).info();
     if (!previous.getTable().equals(next.getTable())) {
@@ -44,11 +54,8 @@ final class MergeRules {
           + next.getShortNameToLog() + "') is not supported by Basalt, even forced: the merged region would overlap"
           + " the regions between them");
     }
+    checkOnline(regions.get(1));
     for (RegionRecord r : regions) {
-      if (!RegionRecord.OPEN.equals(r.state())) {
-        throw new MergeRegionException(new DoNotRetryRegionException(r.info().getEncodedName()
-            + " is not OPEN; state=" + r.state()));
-      }
       if (r.replicated()) {
         throw new DoNotRetryIOException("Merging regions of a replicated table (" + r.info().getTable() + ", "
             + r.members().size() + " copies per region) is not supported by Basalt yet: only tables with one copy"
