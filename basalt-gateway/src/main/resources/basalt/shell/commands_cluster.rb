@@ -35,6 +35,23 @@ module Basalt
       end
     end
 
+    # merge_region 'ENCODED1', 'ENCODED2' [, true] | merge_region ['ENCODED1', 'ENCODED2'] [, true]: HBase 2.6's
+    # syntax (full region names work too); a trailing true forces a merge of regions that are not adjacent.
+    def merge_region(*args)
+      command('merge_region') do
+        regions = args.flatten.compact
+        force = false
+        if regions.length > 2 && [true, false].include?(regions.last)
+          force = regions.pop
+        end
+        raise ArgumentError, 'Must pass at least 2 regions to merge' unless regions.length > 1
+
+        names = regions.map { |r| bytes(r) }.to_java(Java::byte[])
+        admin.mergeRegionsAsync(names, force).get(600, java.util.concurrent.TimeUnit::SECONDS)
+        nil
+      end
+    end
+
     # move 'encoded region name' [, 'host,port,startcode']
     def move(encoded_region, server = nil)
       command('move') do
@@ -162,6 +179,7 @@ module Basalt
       'incr' => "incr 't1', 'r1', 'f1:c1' [, 1]", 'get_counter' => "get_counter 't1', 'r1', 'f1:c1'",
       'count' => "count 't1' [, INTERVAL => 1000]", 'status' => "status ['summary'|'simple']",
       'split' => "split 'table' | split 'region' [, 'splitKey']", 'move' => "move 'encoded' [, 'host,port,code']",
+      'merge_region' => "merge_region 'encoded1', 'encoded2' [, true] | merge_region ['encoded1', 'encoded2'] [, true]",
       'balancer' => 'balancer', 'balance_switch' => 'balance_switch true|false',
       'create_namespace' => "create_namespace 'ns'", 'drop_namespace' => "drop_namespace 'ns'",
       'describe_namespace' => "describe_namespace 'ns'", 'list_namespace' => "list_namespace ['regex']",

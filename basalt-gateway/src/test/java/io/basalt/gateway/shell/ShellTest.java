@@ -132,6 +132,10 @@ class ShellTest {
         "200.times { break if admin.getRegions(t2).size == 2; sleep 0.1 }",
         "puts \"regions=#{admin.getRegions(t2).size}\"",
         "scan 'sns:t2'",
+        "halves = admin.getRegions(t2).map { |r| r.getEncodedName }",
+        "merge_region halves[0], halves[1]",
+        "puts \"merged=#{admin.getRegions(t2).size}\"",
+        "scan 'sns:t2'",
         "decommission_regionservers [server], false",
         "list_decommissioned_regionservers",
         "recommission_regionserver server",
@@ -186,6 +190,7 @@ class ShellTest {
     assertThat(out).contains("DESCRIPTION\n{NAME => 'sns'}\n");
     assertThat(out).contains("Previous balancer state : true\n").contains("Previous balancer state : false\n");
     assertThat(out).contains("DECOMMISSIONED REGION SERVERS\n0 row(s)\n");
+    assertThat(out).contains("merged=1\n");
     assertThat(out).contains("regions=2\n")
         .containsPattern("ROW COLUMN\\+CELL\n a [^\n]+value=1\n z [^\n]+value=2\n2 row");
     assertThat(out).containsPattern("DECOMMISSIONED REGION SERVERS\n [^,\n]+,\\d+,\\d+\n1 row\\(s\\)\n");

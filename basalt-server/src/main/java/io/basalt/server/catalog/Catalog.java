@@ -238,6 +238,38 @@ public final class Catalog {
     }
   }
 
+  /**
+   * Writes {@code records} and deletes {@code gone} (already missing is fine) in one ZooKeeper transaction: readers
+   * see all of it or none (a merge's publication).
+   */
+  public synchronized void replaceRegions(List<RegionRecord> records, List<RegionInfo> gone) throws IOException {
+    try {
+      List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
+      for (RegionRecord r : records) {
+        String path = root + "/regionmap/" + r.info().getEncodedName();
+        ops.add(zk.checkExists().forPath(path) == null
+            ? zk.transactionOp().create().forPath(path, r.encode())
+            : zk.transactionOp().setData().forPath(path, r.encode()));
+      }
+      for (RegionInfo g : gone) {
+        String path = root + "/regionmap/" + g.getEncodedName();
+        if (zk.checkExists().forPath(path) != null) {
+          ops.add(zk.transactionOp().delete().forPath(path));
+        }
+      }
+      zk.transaction().forOperations(ops);
+      for (RegionRecord r : records) {
+        regions.put(r.info().getEncodedName(), r);
+      }
+      for (RegionInfo g : gone) {
+        regions.remove(g.getEncodedName());
+      }
+      version++;
+    } catch (Exception e) {
+      throw new IOException("replacing " + gone.size() + " region records in ZooKeeper failed: " + e.getMessage(), e);
+    }
+  }
+
   public synchronized void removeRegion(RegionInfo info) throws IOException {
     delete(root + "/regionmap/" + info.getEncodedName());
     regions.remove(info.getEncodedName());

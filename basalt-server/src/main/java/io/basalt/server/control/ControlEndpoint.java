@@ -112,6 +112,15 @@ public final class ControlEndpoint {
           rs.rollBackSplit(a.region(), a.table(), a.region(), a.region());
           return none;
         })
+        .register("closeAndMerge", a -> {
+          CloneReport r = rs.closeAndMerge(a.region(), a.region(), a.region());
+          return new ControlCodec.Writer().number(r.closeMillis()).number(r.cloneMillis()).number(r.bytesCopied())
+              .toBytes();
+        })
+        .register("rollBackMerge", a -> {
+          rs.rollBackMerge(a.region(), a.region(), a.table(), a.region());
+          return none;
+        })
         .register("preClose", a -> new ControlCodec.Writer().moveSource(rs.preClose(a.region())).toBytes())
         .register("prefetch", a -> {
           rs.prefetch(a.region(), a.moveSource());

@@ -101,6 +101,15 @@ public interface RegionServerControl {
   void rollBackSplit(RegionInfo parent, TableDescriptor table, RegionInfo daughterA, RegionInfo daughterB)
       throws IOException;
 
+  /**
+   * Closes both regions (drained, synced) and builds the merged region's directory from theirs: a clone of the
+   * larger one's log filled with the smaller one's records. A merged directory already there is kept.
+   */
+  CloneReport closeAndMerge(RegionInfo lower, RegionInfo upper, RegionInfo merged) throws IOException;
+
+  /** Drops the merged region's directory (if any) and serves both regions again. */
+  void rollBackMerge(RegionInfo lower, RegionInfo upper, TableDescriptor table, RegionInfo merged) throws IOException;
+
   // Move (paper §III.E). Source: preClose, closeForMove, then finishMoveAway or abortMoveAway.
   // Target: prefetch, openMoved, or abortMoveIn.
 

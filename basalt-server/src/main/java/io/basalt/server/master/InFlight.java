@@ -51,6 +51,7 @@ final class InFlight {
             : txn instanceof SnapshotTxn t ? t.snapshot().parts().stream().map(p -> p.region()).toList()
             : txn instanceof CloneTxn c ? java.util.stream.Stream.concat(c.targets().stream(),
                 c.replaced().stream().map(p -> p.region())).toList()
+            : txn instanceof io.basalt.server.master.protocol.MergeTxn j ? List.of(j.lower(), j.upper(), j.merged())
             : List.of(((MoveTxn) txn).region());
         regions.forEach(r -> held.add(r.getEncodedName()));
       } catch (IOException unreadable) {

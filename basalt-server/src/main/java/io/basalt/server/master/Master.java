@@ -7,6 +7,7 @@ import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.catalog.TransactionStore;
 import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.master.protocol.GroupSplitProtocol;
+import io.basalt.server.master.protocol.MergeProtocol;
 import io.basalt.server.master.protocol.MoveProtocol;
 import io.basalt.server.master.protocol.Outcome;
 import io.basalt.server.master.protocol.Protocol;
@@ -20,13 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.NamespaceNotFoundException;
-import org.apache.hadoop.hbase.PleaseHoldException;
 import org.apache.hadoop.hbase.ServerName;
-import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.TableNotDisabledException;
-import org.apache.hadoop.hbase.TableNotEnabledException;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -59,6 +55,7 @@ public final class Master {
   private final Namespaces namespaces;
   private final ReplicaViews views;
   private final LeftoverMembers leftovers;
+  private final TableLifecycle tables;
   private volatile boolean balancerOn = true;
   private final long balancePauseMillis;
   /** One balancer run at a time (scheduled, after a join, or Admin.balance), each planning afresh. */
@@ -85,6 +82,7 @@ public final class Master {
     this.namespaces = new Namespaces(catalog, this);
     this.views = new ReplicaViews(catalog, servers, replicated, inFlight);
     this.leftovers = new LeftoverMembers(catalog, servers, inFlight, pendingDrops);
+    this.tables = new TableLifecycle(this, catalog, servers, replicated, inFlight);
   }
 
   /** Snapshots of the replicated regions for the re-replication and member-balance planners. */
@@ -237,6 +235,45 @@ public final class Master {
     Protocol p = r.replicated() ? replicated.split(r, at, nextRegionId())
         : SplitProtocol.begin("split-" + r.info().getEncodedName(), r.info(), r.server(), at, nextRegionId());
     throwUnless(drive(p, table), Outcome.Kind.SPLIT);
+  }
+
+  // ------------------------------------------------------------------ merge
+
+  /**
+   * Merges two adjacent regions of a table (named by full or encoded name) into one, as HBase's
+   * MergeTableRegionsProcedure does ({@link MergeRules} says which merges are refused). Two regions on different
+   * servers are brought together first: the upper one moves to the lower one's server. Returns when the merged
+   * region is served and published.
+   */
+  public synchronized void merge(List<byte[]> regionNames, boolean forcible) throws IOException {
+    List<RegionRecord> named = new ArrayList<>();
+    for (byte[] n : regionNames) {
+      named.add(regionByName(n));
+    }
+    if (!named.isEmpty() && !table(named.get(0).info().getTable()).isMergeEnabled()) {
+      throw new DoNotRetryIOException("Merge of " + RegionInfo.getShortNameToLog(named.stream().map(RegionRecord::info)
+          .toList()) + " failed as region merge is disabled for the table");
+    }
+    List<RegionRecord> pair = MergeRules.check(named, forcible);
+    TableDescriptor table = table(pair.get(0).info().getTable());
+    for (RegionRecord r : pair) {
+      inFlight.checkNotHeld(r.info());
+      if (!servers.isLive(r.server())) {
+        throw new org.apache.hadoop.hbase.HBaseIOException(r.info().getRegionNameAsString() + " is on "
+            + r.server() + ", which is not online; cannot merge it now");
+      }
+    }
+    if (!pair.get(0).server().equals(pair.get(1).server())) {
+      move(pair.get(1).info().getRegionName(), pair.get(0).server());
+      pair = List.of(pair.get(0), regionByName(pair.get(1).info().getRegionName()));
+    }
+    RegionInfo lower = pair.get(0).info();
+    RegionInfo upper = pair.get(1).info();
+    long id = Math.max(nextRegionId(), Math.max(lower.getRegionId(), upper.getRegionId()) + 1);
+    LOG.info("merging {} and {} on {}", lower.getRegionNameAsString(), upper.getRegionNameAsString(),
+        pair.get(0).server());
+    throwUnless(drive(MergeProtocol.begin("merge-" + lower.getEncodedName(), lower, upper, pair.get(0).server(), id),
+        table), Outcome.Kind.MERGED);
   }
 
   /** Runs a snapshot protocol to its end (see {@link Snapshots}); the caller holds this master's lock. */
@@ -405,7 +442,7 @@ public final class Master {
   }
 
   /** The live server with the fewest regions that may take new ones (not decommissioned). */
-  private Optional<ServerName> leastLoaded() {
+  Optional<ServerName> leastLoaded() {
     Map<ServerName, Integer> load = load();
     load.keySet().removeIf(servers::isDecommissioned);
     return load.entrySet().stream().min(Map.Entry.<ServerName, Integer>comparingByValue()
@@ -427,7 +464,7 @@ public final class Master {
   }
 
   /** {@code create}: a region never placed, which starts empty; any other must find its data there. */
-  private void open(TableDescriptor table, RegionInfo info, ServerName server, boolean create) throws IOException {
+  void open(TableDescriptor table, RegionInfo info, ServerName server, boolean create) throws IOException {
     if (create) {
       servers.control(server).createRegion(info, table);
     } else {
@@ -449,194 +486,34 @@ public final class Master {
     return lastRegionId;
   }
 
+  // ------------------------------------------------------------------ table lifecycle, under this master's lock
+
   public synchronized void createTable(TableDescriptor asked, byte[][] splitKeys) throws IOException {
-    TableDescriptor desc = replicated.withFactor(asked);
-    TableName name = desc.getTableName();
-    if (name.isSystemTable()) {
-      throw new DoNotRetryIOException("cannot create system table " + name);
-    }
-    if (catalog.table(name).isPresent()) {
-      throw new TableExistsException(name);
-    }
-    if (catalog.namespace(name.getNamespaceAsString()).isEmpty()) {
-      throw new NamespaceNotFoundException(name.getNamespaceAsString());
-    }
-    if (desc.getColumnFamilyCount() == 0) {
-      throw new DoNotRetryIOException("Table should have at least one column family.");
-    }
-    DescriptorChecks.check(desc);
-    List<RegionInfo> regions = RegionLayout.of(name, splitKeys, nextRegionId());
-    if (servers.placeable().isEmpty()) {
-      throw new PleaseHoldException(servers.live().isEmpty() ? "no region server is online yet"
-          : "every region server online is decommissioned: none may take new regions");
-    }
-    catalog.putTable(desc);
-    catalog.setState(name, TableState.State.ENABLING);
-    openRegions(desc, regions);
-    catalog.setState(name, TableState.State.ENABLED);
-    LOG.info("created table {} with {} regions", name, regions.size());
-  }
-
-  /** Opens new regions spread over the live servers, or enabled ones where their data is. */
-  private void openRegions(TableDescriptor desc, List<RegionInfo> regions) throws IOException {
-    Map<String, RegionRecord> known = new HashMap<>();
-    for (RegionRecord r : catalog.regions(desc.getTableName())) {
-      known.put(r.info().getEncodedName(), r);
-    }
-    int factor = replicated.factor(desc);
-    for (RegionInfo info : regions) {
-      RegionRecord r = known.get(info.getEncodedName());
-      if (r != null && r.replicated()) {
-        replicated.open(desc, r, false);
-        catalog.putRegion(r.withState(RegionRecord.OPEN));
-        continue;
-      }
-      if (r == null && factor > 1) {
-        replicated.create(desc, info, factor);
-        continue;
-      }
-      ServerName where = r != null && r.server() != null ? servers.liveAt(r.server()).orElse(null) : null;
-      if (r != null && r.server() != null && where == null) {
-        // Its data is on a server that is down: assigned, unavailable until that server returns.
-        catalog.putRegion(r.withState(RegionRecord.OPEN));
-        continue;
-      }
-      boolean create = r == null || r.server() == null;
-      if (where == null) {
-        where = leastLoaded().orElseThrow(() -> new PleaseHoldException("no region server is online yet"));
-      }
-      open(desc, info, where, create);
-    }
-  }
-
-  /** Closes the table's regions; the RegionMap keeps where each one's data is. */
-  private void closeRegions(TableName name) throws IOException {
-    for (RegionRecord r : servedRegions(name)) {
-      if (r.replicated()) {
-        replicated.close(r);
-      } else if (servers.isLive(r.server())) {
-        servers.control(r.server()).closeRegion(r.info());
-      }
-      catalog.putRegion(r.withState(RegionRecord.CLOSED));
-    }
-  }
-
-  /** The table's regions that hold data to serve (split parents are retired). */
-  private List<RegionRecord> servedRegions(TableName name) {
-    return catalog.regions(name).stream().filter(r -> !RegionRecord.SPLIT.equals(r.state())).toList();
-  }
-
-  /** Deletes a region's data where it lives (a server that is down cleans it up when it returns). */
-  private void dropRegion(RegionRecord r) throws IOException {
-    if (r.replicated()) {
-      replicated.drop(r);
-      catalog.removeRegion(r.info());
-      return;
-    }
-    Optional<ServerName> where = servers.liveAt(r.server());
-    if (where.isPresent()) {
-      servers.control(where.get()).dropRegion(r.info());
-    }
-    catalog.removeRegion(r.info());
+    tables.create(asked, splitKeys);
   }
 
   public synchronized void disableTable(TableName name) throws IOException {
-    table(name);
-    inFlight.checkNoneHeld(name);
-    if (catalog.state(name).orElseThrow() != TableState.State.ENABLED) {
-      throw new TableNotEnabledException(name);
-    }
-    catalog.setState(name, TableState.State.DISABLING);
-    closeRegions(name);
-    catalog.setState(name, TableState.State.DISABLED);
+    tables.disable(name);
   }
 
   public synchronized void enableTable(TableName name) throws IOException {
-    TableDescriptor desc = table(name);
-    inFlight.checkNoneHeld(name);
-    if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
-      throw new TableNotDisabledException(name);
-    }
-    catalog.setState(name, TableState.State.ENABLING);
-    openRegions(desc, servedRegions(name).stream().map(RegionRecord::info).toList());
-    catalog.setState(name, TableState.State.ENABLED);
+    tables.enable(name);
   }
 
   public synchronized void deleteTable(TableName name) throws IOException {
-    table(name);
-    inFlight.checkNoneHeld(name);
-    if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
-      throw new TableNotDisabledException(name);
-    }
-    for (RegionRecord r : catalog.regions(name)) {
-      dropRegion(r);
-    }
-    catalog.removeTable(name);
-    LOG.info("deleted table {}", name);
+    tables.delete(name);
   }
 
   public synchronized void truncateTable(TableName name, boolean preserveSplits) throws IOException {
-    TableDescriptor desc = table(name);
-    inFlight.checkNoneHeld(name);
-    if (catalog.state(name).orElseThrow() != TableState.State.DISABLED) {
-      throw new TableNotDisabledException(name);
-    }
-    List<byte[]> splits = new ArrayList<>();
-    for (RegionRecord r : catalog.regions(name)) {
-      dropRegion(r);
-      if (RegionRecord.SPLIT.equals(r.state())) {
-        continue;
-      }
-      if (r.info().getStartKey().length > 0) {
-        splits.add(r.info().getStartKey());
-      }
-    }
-    List<RegionInfo> regions = RegionLayout.of(name, preserveSplits ? splits.toArray(new byte[0][]) : null, nextRegionId());
-    openRegions(desc, regions);
-    catalog.setState(name, TableState.State.ENABLED);
+    tables.truncate(name, preserveSplits);
   }
 
-  /**
-   * HBase's table flush: every server holding a copy of one of the table's regions forces those regions' logs
-   * to disk. Returns the regions flushed (copies counted once per server); a server that cannot be reached fails
-   * the flush, retriably.
-   */
+  /** See {@link TableLifecycle#flush}; not under the lock (a flush changes no catalog state). */
   public int flushTable(TableName name) throws IOException {
-    table(name);
-    Set<ServerName> hosts = new HashSet<>();
-    for (RegionRecord r : catalog.regions(name)) {
-      List<ServerName> copies = r.replicated() ? r.members().stream().map(m -> m.server()).toList()
-          : r.server() == null ? List.of() : List.of(r.server());
-      for (ServerName s : copies) {
-        servers.liveAt(s).ifPresent(hosts::add);
-      }
-    }
-    int flushed = 0;
-    for (ServerName s : hosts) {
-      flushed += servers.control(s).flushTable(name);
-    }
-    LOG.info("flushed table {}: {} regions on {} servers", name, flushed, hosts.size());
-    return flushed;
+    return tables.flush(name);
   }
 
   public synchronized void modifyTable(TableDescriptor asked) throws IOException {
-    TableName name = asked.getTableName();
-    TableDescriptor desc = replicated.keepFactor(table(name), asked);
-    if (desc.getColumnFamilyCount() == 0) {
-      throw new DoNotRetryIOException("Table should have at least one column family.");
-    }
-    DescriptorChecks.check(desc);
-    catalog.putTable(desc);
-    Set<ServerName> hosts = new HashSet<>();
-    for (RegionRecord r : catalog.regions(name)) {
-      List<ServerName> copies = r.replicated() ? r.members().stream().map(m -> m.server()).toList()
-          : r.server() == null ? List.of() : List.of(r.server());
-      for (ServerName s : copies) {
-        servers.liveAt(s).ifPresent(hosts::add);
-      }
-    }
-    for (ServerName s : hosts) {
-      servers.control(s).alterTable(desc);
-    }
+    tables.modify(asked);
   }
 }

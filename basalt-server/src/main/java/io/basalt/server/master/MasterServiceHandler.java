@@ -381,6 +381,17 @@ public final class MasterServiceHandler {
         .setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.split(region.getRegionName(), row))).build();
   }
 
+  /**
+   * Runs inside the call, as DDL does; refusals (HBase's MergeRegionException and its messages) are thrown from the
+   * call itself, as HBase's master checks the regions before it starts the procedure.
+   */
+  public MergeTableRegionsResponse mergeTableRegions(CallController c, MergeTableRegionsRequest r)
+      throws IOException {
+    List<byte[]> names = r.getRegionList().stream().map(spec -> spec.getValue().toByteArray()).toList();
+    return MergeTableRegionsResponse.newBuilder()
+        .setProcId(procedure(r.getNonceGroup(), r.getNonce(), () -> master.merge(names, r.getForcible()))).build();
+  }
+
   public MoveRegionResponse moveRegion(CallController c, MoveRegionRequest r) throws IOException {
     ServerName target = r.hasDestServerName() ? ProtobufUtil.toServerName(r.getDestServerName()) : null;
     master.move(r.getRegion().getValue().toByteArray(), target);

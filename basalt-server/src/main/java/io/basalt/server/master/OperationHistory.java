@@ -7,7 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The recent splits and moves with their step durations, for the status page, metrics and benchmarks. */
+/**
+ * The recent splits, moves and merges with their step durations, for the status page, metrics and benchmarks
+ * (merge: close, merge, publish, open).
+ */
 public final class OperationHistory {
   private static final int KEEP = 200;
 
@@ -31,7 +34,7 @@ public final class OperationHistory {
   synchronized void add(Operation op) {
     if (op.kind().equals("split")) {
       splits++;
-    } else {
+    } else if (!op.kind().equals("merge")) {
       moves++;
     }
     recent.addFirst(new Operation(op.kind(), op.region(), op.from(), op.to(), op.startedAtMillis(),

@@ -79,6 +79,7 @@ final class ProtocolDriver {
   private final ReplicatedRegions replicated;
   private final GroupSplitSteps groupSplits;
   private final SnapshotSteps snapshotSteps;
+  private final MergeSteps mergeSteps;
   private final ParallelParts parallel = new ParallelParts();
   private final PendingDrops pendingDrops;
 
@@ -93,6 +94,7 @@ final class ProtocolDriver {
     this.history = history;
     this.groupSplits = new GroupSplitSteps(catalog, servers);
     this.snapshotSteps = new SnapshotSteps(catalog, servers);
+    this.mergeSteps = new MergeSteps(catalog, servers);
   }
 
   /**
@@ -193,6 +195,8 @@ final class ProtocolDriver {
       at(m.target()).abortMoveIn(m.region());
     } else if (a instanceof Action.AbortMoveAway m) {
       at(m.source()).abortMoveAway(m.region(), table);
+    } else if (MergeSteps.handles(a)) {
+      run.bytes += mergeSteps.execute(a, table, run.phases);
     } else if (SnapshotSteps.handles(a)) {
       return snapshotSteps.execute(a);
     } else if (!executeMemberAction(a, table)) {
@@ -369,6 +373,7 @@ final class ProtocolDriver {
           : r.txn() instanceof MemberTxn m ? m.phase().name()
           : r.txn() instanceof io.basalt.server.master.protocol.SnapshotTxn t ? t.phase().name()
           : r.txn() instanceof io.basalt.server.master.protocol.CloneTxn c ? c.phase().name()
+          : r.txn() instanceof io.basalt.server.master.protocol.MergeTxn m ? m.phase().name()
           : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
@@ -402,7 +407,12 @@ final class ProtocolDriver {
       this.protocol = p;
       this.kind = p instanceof SplitProtocol ? "split" : p instanceof GroupSplitProtocol ? "gsplit"
           : p instanceof ReplaceMemberProtocol ? "member" : p instanceof MoveProtocol ? "move"
-          : p instanceof io.basalt.server.master.protocol.CloneSnapshotProtocol ? "clone" : "snapshot";
+          : p instanceof io.basalt.server.master.protocol.CloneSnapshotProtocol ? "clone"
+          : p instanceof io.basalt.server.master.protocol.MergeProtocol ? "merge" : "snapshot";
+      if (p instanceof io.basalt.server.master.protocol.MergeProtocol merge) {
+        describe(merge.txn());
+        return;
+      }
       if (!(p instanceof MoveProtocol || p instanceof SplitProtocol || p instanceof GroupSplitProtocol
           || p instanceof ReplaceMemberProtocol)) {
         return; // snapshot protocols: not in the split/move history
@@ -430,7 +440,8 @@ final class ProtocolDriver {
         }
       } else if (a instanceof Action.PersistTxn r) {
         describe(r.txn());
-      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close || a instanceof Action.SealGroup) {
+      } else if (a instanceof Action.CloseAndClone || a instanceof Action.Close || a instanceof Action.SealGroup
+          || a instanceof Action.CloseAndMerge) {
         unavailableFrom = start;
         if (a instanceof Action.SealGroup) {
           phases.put("seal", millis);
@@ -456,6 +467,11 @@ final class ProtocolDriver {
         phases.put("publish", millis);
       } else if (a instanceof Action.OpenDaughters) {
         unavailableTo = end;
+      } else if (a instanceof Action.OpenRegion && protocol instanceof io.basalt.server.master.protocol.MergeProtocol) {
+        phases.put("open", millis);
+        unavailableTo = end;
+      } else if (a instanceof Action.PublishMerge) {
+        phases.put("publish", millis);
       } else if (a instanceof Action.PreClose || a instanceof Action.PreOpen) {
         phases.merge("prefetch", millis, Long::sum);
       } else if (a instanceof Action.Open) {
@@ -488,6 +504,10 @@ final class ProtocolDriver {
         region = s.parent();
         from = s.server();
         to = s.server();
+      } else if (txn instanceof io.basalt.server.master.protocol.MergeTxn m) {
+        region = m.lower();
+        from = m.server();
+        to = m.server();
       } else if (txn instanceof GroupSplitTxn g) {
         region = g.parent();
         from = g.primary();
@@ -506,7 +526,8 @@ final class ProtocolDriver {
      */
     void record(Outcome outcome) {
       LOG.info("{}: {} {}", protocol.id(), outcome, phases);
-      boolean happened = outcome.kind() == Outcome.Kind.SPLIT || outcome.kind() == Outcome.Kind.MOVED;
+      boolean happened = outcome.kind() == Outcome.Kind.SPLIT || outcome.kind() == Outcome.Kind.MOVED
+          || outcome.kind() == Outcome.Kind.MERGED;
       if (!happened || region == null || unavailableFrom == 0 || unavailableTo < unavailableFrom) {
         return;
       }

@@ -91,6 +91,9 @@ final class TransactionRecovery {
     if (p instanceof ReplaceMemberProtocol m) {
       return m.txn().region();
     }
+    if (p instanceof io.basalt.server.master.protocol.MergeProtocol j) {
+      return j.txn().lower();
+    }
     return ((MoveProtocol) p).txn().region();
   }
 }

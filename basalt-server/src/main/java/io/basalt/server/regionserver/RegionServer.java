@@ -64,6 +64,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private final RegionLookup lookup;
   private final RegionCompactions compactions = new RegionCompactions();
   private final RegionSnapshots snapshots;
+  private final RegionMerges merges;
 
   public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
       ServerLease lease) {
@@ -73,6 +74,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
+    this.merges = new RegionMerges(this, engine);
     this.lookup = new RegionLookup(serverName, regions, replicaOf, movedTo, lease, splitHolds);
     this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
         serverName::toString);
@@ -321,6 +323,18 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
       LocalStorageFiles.INSTANCE.deleteRecursively(regionsDir.resolve(daughter.getEncodedName() + ".cloning"));
     }
     openRegion(parent, table);
+  }
+
+  @Override
+  public CloneReport closeAndMerge(RegionInfo lower, RegionInfo upper, RegionInfo merged) throws IOException {
+    requireEngine();
+    return merges.closeAndMerge(lower, upper, merged);
+  }
+
+  @Override
+  public void rollBackMerge(RegionInfo lower, RegionInfo upper, TableDescriptor table, RegionInfo merged)
+      throws IOException {
+    merges.rollBackMerge(lower, upper, table, merged);
   }
 
   // ------------------------------------------------------------------ replicated regions

@@ -494,6 +494,13 @@ public final class JeStorageEngine implements StorageEngine {
   }
 
   @Override
+  public io.basalt.storage.region.MergeReport mergeClosed(Path a, Path b, Path target, KeyRange merged) {
+    requireClosed(a, "merging");
+    requireClosed(b, "merging");
+    return RegionMerger.merge(files, a, b, target, merged, () -> openEnvironment(target, false));
+  }
+
+  @Override
   public LogSegmentSet closedSegments(Path dir) {
     requireClosed(dir, "listing its closed segments");
     Path key = key(dir);

@@ -29,6 +29,14 @@ public interface StorageEngine extends AutoCloseable {
   long cloneClosed(Path source, Path target);
 
   /**
+   * Makes {@code target} the merged region of two adjacent closed regions, {@code a} and {@code b}, whose ranges
+   * together are {@code merged}: a clone of the larger one (by log size on disk: hard links and its tail copied)
+   * filled with the smaller one's records, which are copied (two JE logs cannot be spliced). Both sources are
+   * left as they were. Returns what it cost.
+   */
+  MergeReport mergeClosed(Path a, Path b, Path target, KeyRange merged);
+
+  /**
    * Every log segment of the closed region in {@code dir}: the files a copy needs to open as the same
    * region (a move's final pull after {@link Region#close()}). While the set is open this engine refuses to
    * open the directory, so the files stay as listed; callers must not race an open of the same directory

@@ -140,6 +140,43 @@ public sealed interface Action {
     }
   }
 
+  // ------------------------------------------------------------------ region servers, merge (MergeProtocol)
+
+  /**
+   * Master, in one atomic catalog update: the two merged regions gone, the merged one OPEN on {@code server}. From
+   * then on clients are sent to the merged region.
+   */
+  record PublishMerge(RegionInfo lower, RegionInfo upper, RegionInfo merged, ServerName server) implements Action {
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * Region server: stop new operations on both regions, drain those in flight, sync and close them, then build the
+   * merged region's directory from their two (a clone of the larger one's log filled with the smaller one's
+   * records) and make it durable before answering. The directory appears only complete; one already there is
+   * kept. The two regions' files are left as they were.
+   */
+  record CloseAndMerge(ServerName server, RegionInfo lower, RegionInfo upper, RegionInfo merged) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
+  /**
+   * Region server, undoing a merge (after the catalog says both regions are OPEN again): close and delete the
+   * merged region's directory if there is one, then open and serve both regions (already open: nothing to do).
+   */
+  record RollBackMerge(ServerName server, RegionInfo lower, RegionInfo upper, RegionInfo merged) implements Action {
+    @Override
+    public Site site() {
+      return Site.of(server);
+    }
+  }
+
   // ------------------------------------------------------------------ region servers, move
 
   /**

@@ -13,6 +13,8 @@ public record Outcome(Kind kind, String reason) {
     SPLIT,
     /** The target serves the region and the catalog says so; the source dropped its copy. */
     MOVED,
+    /** The merged region serves both regions' rows and the catalog says so; the two are gone. */
+    MERGED,
     /** The region's members are as asked: the new copy joined and holds the data, the old one is gone. */
     REPLACED,
     /**

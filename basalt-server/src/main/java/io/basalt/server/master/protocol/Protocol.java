@@ -8,7 +8,7 @@ import java.util.Optional;
  * rules). Not thread-safe: one driver thread owns a protocol.
  */
 public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol, ReplaceMemberProtocol,
-    SnapshotProtocol, DeleteSnapshotProtocol, CloneSnapshotProtocol {
+    SnapshotProtocol, DeleteSnapshotProtocol, CloneSnapshotProtocol, MergeProtocol {
   /** The transaction's id (its znode name). */
   String id();
 
@@ -72,6 +72,9 @@ public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, Move
     }
     if (txn instanceof CloneTxn clone) {
       return CloneSnapshotProtocol.recover(clone);
+    }
+    if (txn instanceof MergeTxn merge) {
+      return MergeProtocol.recover(merge);
     }
     return MoveProtocol.recover((MoveTxn) txn);
   }

@@ -11,5 +11,7 @@ public enum RegionState {
   /** Held by a split transaction: its server closes and clones it. */
   SPLITTING,
   /** Held by a move transaction: still served by the source until the close. */
-  MOVING
+  MOVING,
+  /** Held by a merge transaction: its server closes it and builds the merged region from it and its neighbour. */
+  MERGING
 }

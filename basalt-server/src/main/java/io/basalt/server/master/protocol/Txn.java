@@ -6,7 +6,7 @@ import java.io.IOException;
  * A split, move or member change in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn, SnapshotTxn, CloneTxn {
+public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn, SnapshotTxn, CloneTxn, MergeTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
@@ -32,6 +32,9 @@ public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn,
     }
     if (data.length > 0 && data[0] == CloneTxn.KIND) {
       return CloneTxn.parse(data);
+    }
+    if (data.length > 0 && data[0] == MergeTxn.KIND) {
+      return MergeTxn.parse(data);
     }
     throw new IOException("not a split, move or member change transaction record");
   }

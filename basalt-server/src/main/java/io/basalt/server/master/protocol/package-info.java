@@ -1,7 +1,8 @@
 /**
  * Split, split of a replicated region ({@link GroupSplitProtocol}: every member clones its own log), move,
  * replica-group member changes ({@link ReplaceMemberProtocol}), and snapshots ({@link SnapshotProtocol} to take or
- * import one, {@link DeleteSnapshotProtocol}, {@link CloneSnapshotProtocol} to clone or restore; docs/snapshots.md)
+ * import one, {@link DeleteSnapshotProtocol}, {@link CloneSnapshotProtocol} to clone or restore; docs/snapshots.md),
+ * region merge ({@link MergeProtocol}: a clone of the larger region filled with the smaller one's records)
  * as pure state machines (ARCHITECTURE §4, paper
  * §III.D-E), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the

@@ -225,6 +225,13 @@ final class SimCluster implements SimWorld {
     if (action instanceof Action.PublishMove a) {
       return x.then(() -> catalog.put(a.region().getEncodedName(), new Entry(a.region(), a.target(), "OPEN")));
     }
+    if (action instanceof Action.PublishMerge a) {
+      return x.then(() -> {
+        catalog.remove(a.lower().getEncodedName());
+        catalog.remove(a.upper().getEncodedName());
+        catalog.put(a.merged().getEncodedName(), new Entry(a.merged(), a.server(), "OPEN"));
+      });
+    }
     Server s = servers.get(action.site().regionServer());
     if (action instanceof Action.ChooseMidpoint a) {
       List<Write> log = s.dirs.get(a.parent().getEncodedName());
@@ -261,6 +268,16 @@ final class SimCluster implements SimWorld {
       }
       return x.then(() -> drop(s, a.daughterA())).then(() -> drop(s, a.daughterB()))
           .then(() -> openRegion(s, a.parent()));
+    }
+    if (action instanceof Action.CloseAndMerge a) {
+      return closeAndMerge(s, a, x);
+    }
+    if (action instanceof Action.RollBackMerge a) {
+      if (!s.dirs.containsKey(a.lower().getEncodedName()) || !s.dirs.containsKey(a.upper().getEncodedName())) {
+        return Execution.fails("no directory for one of the regions to reopen");
+      }
+      return x.then(() -> drop(s, a.merged())).then(() -> openRegion(s, a.lower()))
+          .then(() -> openRegion(s, a.upper()));
     }
     if (action instanceof Action.PreClose a) {
       String name = a.region().getEncodedName();
@@ -325,6 +342,25 @@ final class SimCluster implements SimWorld {
       return x.then(() -> s.pinned.remove(name)).then(() -> openRegion(s, a.region()));
     }
     throw new AssertionError("unknown action " + action);
+  }
+
+  /** Both closed, then the merged log: each region's own keys (a daughter's log may hold its sibling's too). */
+  private static Execution closeAndMerge(Server s, Action.CloseAndMerge a, Execution x) {
+    String lower = a.lower().getEncodedName();
+    String upper = a.upper().getEncodedName();
+    x.then(() -> s.open.remove(lower)).then(() -> s.open.remove(upper));
+    if (s.dirs.containsKey(a.merged().getEncodedName())) {
+      return x;
+    }
+    if (!s.dirs.containsKey(lower) || !s.dirs.containsKey(upper)) {
+      return Execution.fails("no directory for one of the regions to merge");
+    }
+    return x.then(() -> {
+      List<Write> merged = new ArrayList<>();
+      s.dirs.get(lower).stream().filter(w -> a.lower().containsRow(Bytes.toBytes(w.key()))).forEach(merged::add);
+      s.dirs.get(upper).stream().filter(w -> a.upper().containsRow(Bytes.toBytes(w.key()))).forEach(merged::add);
+      s.dirs.put(a.merged().getEncodedName(), merged);
+    });
   }
 
   private static Result.Manifest manifest(int writes) {
