@@ -63,6 +63,7 @@ class KerberosTest {
   static Path serverKeytab;
   static Path aliceKeytab;
   static Path otherKeytab;
+  static Path adminKeytab;
 
   @TempDir Path data;
 
@@ -75,6 +76,7 @@ class KerberosTest {
     otherKeytab = kdc.keytab("other.keytab", "other/" + host);
     serverKeytab = kdc.keytab("hbase.keytab", "hbase/" + host);
     aliceKeytab = kdc.keytab("alice.keytab", "alice");
+    adminKeytab = kdc.keytab("admin.keytab", "admin");
     UserGroupInformation.setConfiguration(clientConf(null, "authentication"));
   }
 
@@ -176,6 +178,63 @@ class KerberosTest {
     try (StandaloneServer s = start(kerberos("authentication"))) {
       String[] who = as(alice(), () -> roundTrip(clientConf(s, "authentication"), "kerberos_rw"));
       assertThat(who).containsExactly(ALICE, "KERBEROS");
+    }
+  }
+
+  @Test
+  void theAclsCheckTheAuthenticatedPrincipal() throws Exception {
+    Map<String, String> settings = kerberos("authentication");
+    settings.put(SecurityKeys.AUTHORIZATION.name(), "true");
+    settings.put(SecurityKeys.SUPERUSERS.name(), "admin");
+    try (StandaloneServer s = start(settings)) {
+      Configuration conf = clientConf(s, "authentication");
+      TableName name = TableName.valueOf("kerberos_acl");
+      UserGroupInformation admin = UserGroupInformation.loginUserFromKeytabAndReturnUGI("admin@" + TestKdc.REALM,
+          adminKeytab.toString());
+      UserGroupInformation alice = alice();
+      assertThatThrownBy(() -> as(alice, () -> {
+        try (Connection conn = ConnectionFactory.createConnection(conf); Admin a = conn.getAdmin()) {
+          a.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+              .build());
+        }
+        return null;
+      })).hasStackTraceContaining("AccessDeniedException").hasStackTraceContaining("alice");
+      as(admin, () -> {
+        try (Connection conn = ConnectionFactory.createConnection(conf); Admin a = conn.getAdmin();
+            Table t = conn.getTable(name)) {
+          a.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+              .build());
+          t.put(new Put(Bytes.toBytes("row")).addColumn(F, Q, Bytes.toBytes("v")));
+          a.grant(new org.apache.hadoop.hbase.security.access.UserPermission("alice",
+              org.apache.hadoop.hbase.security.access.Permission.newBuilder(name)
+                  .withActions(org.apache.hadoop.hbase.security.access.Permission.Action.READ).build()), false);
+        }
+        return null;
+      });
+      as(alice, () -> {
+        try (Connection conn = ConnectionFactory.createConnection(conf); Table t = conn.getTable(name)) {
+          assertThat(readWithin(t, 5_000)).as("a grant reaches every server within a second").isEqualTo("v");
+          assertThatThrownBy(() -> t.put(new Put(Bytes.toBytes("row")).addColumn(F, Q, Bytes.toBytes("w"))))
+              .hasStackTraceContaining("AccessDeniedException").hasStackTraceContaining("alice");
+          assertThat(whoAmI(t).getUsername()).isEqualTo(ALICE);
+        }
+        return null;
+      });
+    }
+  }
+
+  /** The row's value once the caller may read it, retrying refusals for up to {@code millis}. */
+  private static String readWithin(Table t, long millis) throws Exception {
+    long deadline = System.currentTimeMillis() + millis;
+    while (true) {
+      try {
+        return Bytes.toString(t.get(new Get(Bytes.toBytes("row"))).getValue(F, Q));
+      } catch (IOException refused) {
+        if (System.currentTimeMillis() > deadline) {
+          throw refused;
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
