@@ -11,6 +11,7 @@ import io.basalt.bench.compare.launch.HBaseStandalone;
 import io.basalt.bench.compare.launch.RunningCluster;
 import io.basalt.bench.compare.launch.ServerSettings;
 import io.basalt.bench.compare.launch.Target;
+import io.basalt.bench.compare.profile.Profiling;
 import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,6 +95,11 @@ public final class BenchCommand implements Callable<Integer> {
       + "a cluster's region servers: servers/basalt-rfN/logs/regionserver-I.jfr)")
   boolean jfr;
 
+  @Option(names = "--profile", description = {"profile the Basalt server(s) with JFR (as --jfr) and write, per workload,"
+      + " CPU, allocation and lock-wait flame graphs, collapsed stacks and profiles.md to profiles/ (each workload's"
+      + " measured runs only); best with one workload or a few (--workloads)"})
+  boolean profile;
+
   @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
   boolean keepData;
 
@@ -156,15 +162,20 @@ public final class BenchCommand implements Callable<Integer> {
     if (selected.isEmpty()) {
       throw new CommandLine.ParameterException(new CommandLine(this), "no workload matches --workloads " + workloads);
     }
-    ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr);
+    if (profile && connect != null) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--profile records the servers the bench starts:"
+          + " not with --connect");
+    }
+    ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr || profile);
     List<Target> targets = new ArrayList<>();
     ProgressBar progress = new ProgressBar(System.err, selected.size() * names.size() * plan.repetitions());
+    Comparison.Outcome outcome;
     try {
       for (String name : names) {
         progress.status("starting " + name);
         targets.add(connect != null ? RunningCluster.parse(name, connect) : start(name, settings));
       }
-      Comparison.Outcome outcome = new Comparison(plan, targets, progress).run(selected);
+      outcome = new Comparison(plan, targets, progress).run(selected);
       progress.close();
       List<Report.Row> rows = new ArrayList<>();
       for (Workload w : selected) {
@@ -177,7 +188,6 @@ public final class BenchCommand implements Callable<Integer> {
       Charts.write(results, rows, names);
       System.out.print(md);
       System.err.println("results in " + results.toAbsolutePath());
-      return 0;
     } finally {
       progress.close();
       for (Target t : targets) {
@@ -192,6 +202,14 @@ public final class BenchCommand implements Callable<Integer> {
         deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
       }
     }
+    if (profile) {
+      // The recordings are complete only now: each server dumps its own when it exits.
+      List<String> facts = header(plan, started, machine, targets, outcome).subList(2, 5).stream()
+          .map(line -> line.substring(2)).toList();
+      Profiling.write(results.resolve("profiles"), servers, names, outcome.windows(), facts);
+      System.err.println("profiles in " + results.resolve("profiles").toAbsolutePath());
+    }
+    return 0;
   }
 
   /**
