@@ -185,7 +185,7 @@ final class RowReader {
         if (pastRow(k)) {
           return;
         }
-        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        CellKeyCodec.Key decoded = CellKeyCodec.decodeInRow(k, row, rowPrefix);
         if (!decoded.isFamilyMarker()) {
           break;
         }
@@ -243,7 +243,7 @@ final class RowReader {
         if (pastRow(k)) {
           return;
         }
-        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        CellKeyCodec.Key decoded = CellKeyCodec.decodeInRow(k, row, rowPrefix);
         byte[] q = decoded.qualifier();
         if (column == null || !Arrays.equals(column, q)) {
           if (wanted != null) {
