@@ -168,6 +168,15 @@ public final class CellKeyCodec {
     return out;
   }
 
+  /** The {@link #rowPrefix} of an encoded key: its escaped row and the terminator after it. */
+  public static byte[] rowPrefixOf(byte[] key) {
+    int p = 0;
+    while (!(key[p] == ESCAPE && key[p + 1] == TERMINATOR)) {
+      p += key[p] == ESCAPE ? 2 : 1;
+    }
+    return Arrays.copyOf(key, p + 2);
+  }
+
   /** The {@link #columnPrefix} of a column cell's encoded key: the key without its timestamp and type. */
   public static byte[] columnPrefixOf(byte[] key) {
     return Arrays.copyOf(key, key.length - 9);

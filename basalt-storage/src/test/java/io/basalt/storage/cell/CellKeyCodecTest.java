@@ -51,6 +51,7 @@ class CellKeyCodecTest {
       assertThat(inRow.qualifier()).isEqualTo(q);
       assertThat(inRow.timestamp()).isEqualTo(42);
       assertThat(inRow.type()).isEqualTo(t);
+      assertThat(CellKeyCodec.rowPrefixOf(key)).isEqualTo(CellKeyCodec.rowPrefix(row));
       if (q != null) {
         assertThat(CellKeyCodec.startsWith(key, CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q))).isTrue();
         assertThat(CellKeyCodec.columnPrefixOf(key)).isEqualTo(CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q));
