@@ -12,6 +12,7 @@ import io.basalt.bench.compare.launch.RunningCluster;
 import io.basalt.bench.compare.launch.ServerSettings;
 import io.basalt.bench.compare.launch.Target;
 import io.basalt.bench.compare.profile.Profiling;
+import io.basalt.bench.compare.raw.RawEngine;
 import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +101,11 @@ public final class BenchCommand implements Callable<Integer> {
       + " measured runs only); best with one workload or a few (--workloads)"})
   boolean profile;
 
+  @Option(names = "--raw-engine", description = {"after the comparison, run the PE workloads in process against the "
+      + "storage engine (JE) with the server's heap and cache (the raw ceiling) and report Basalt/raw beside "
+      + "Basalt/HBase (results.md, raw-engine.md)"})
+  boolean rawEngine;
+
   @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
   boolean keepData;
 
@@ -162,6 +168,10 @@ public final class BenchCommand implements Callable<Integer> {
     if (selected.isEmpty()) {
       throw new CommandLine.ParameterException(new CommandLine(this), "no workload matches --workloads " + workloads);
     }
+    if (rawEngine && connect != null) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--raw-engine uses the plan's heap and cache:"
+          + " not with --connect");
+    }
     if (profile && connect != null) {
       throw new CommandLine.ParameterException(new CommandLine(this), "--profile records the servers the bench starts:"
           + " not with --connect");
@@ -201,6 +211,15 @@ public final class BenchCommand implements Callable<Integer> {
         deleteRecursively(servers.resolve("hbase").resolve("data"));
         deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
       }
+    }
+    if (rawEngine) {
+      System.err.println("running the PE workloads against the raw engine (JE in process)...");
+      Map<String, RawEngine.Result> raw = RawEngine.run(plan, workloads, servers.resolve("raw-je"));
+      String section = RawEngine.markdown(outcome.figures(), raw, Report.BASALT, Report.HBASE);
+      Files.writeString(results.resolve("raw-engine.md"), section, StandardCharsets.UTF_8);
+      Files.writeString(results.resolve("results.md"), "\n" + section, StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.APPEND);
+      System.out.print("\n" + section);
     }
     if (profile) {
       // The recordings are complete only now: each server dumps its own when it exits.

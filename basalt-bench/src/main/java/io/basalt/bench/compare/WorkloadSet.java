@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Locale;
 
 /** The workloads of a comparison, in the order they run (writes first, then the loaded reads, then YCSB). */
-final class WorkloadSet {
+public final class WorkloadSet {
   private WorkloadSet() {}
 
-  static List<Workload> of(Plan plan, String filter) {
+  public static List<Workload> of(Plan plan, String filter) {
     PeTable write = new PeTable("bench_pe_write", plan.writeKeyspace(), 0, false);
     PeTable cached = new PeTable("bench_pe_cached", plan.cachedRows(), plan.cachedRows(), true);
     PeTable uncached = new PeTable("bench_pe_4x_cache", plan.uncachedRows(), plan.uncachedRows(), false);
