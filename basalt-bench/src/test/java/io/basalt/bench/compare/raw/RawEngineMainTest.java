@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -33,6 +32,5 @@ class RawEngineMainTest {
     }
     // A write run stops at its share of the key space: 3000 rows over the threads, buffered puts flushed.
     assertThat(Long.parseLong(lines.get("sequentialWrite 2t buffered")[1])).isLessThanOrEqualTo(3000);
-    assertThat(List.of(lines.get("scanRange100 2t"))).isNotEmpty();
   }
 }
