@@ -76,8 +76,12 @@ public final class JfrProfiles {
   }
 
   private static final Pattern NUMBERS = Pattern.compile("\\d+");
-  /** Parks that are a thread waiting for work (a pool's queue, a condition), not for a lock held by another. */
-  private static final String CONDITION = "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject";
+  /**
+   * Parks on these are a thread waiting for work or for an event (a pool's queue, a condition, a latch, a future),
+   * not for a lock another thread holds; an idle pool thread would otherwise show as a long "lock wait".
+   */
+  private static final List<String> WAITS_FOR_WORK = List.of("$ConditionObject", "SynchronousQueue", "ForkJoinPool",
+      "CountDownLatch", "CompletableFuture", "FutureTask", "Phaser", "Exchanger", "LinkedTransferQueue");
 
   private JfrProfiles() {}
 
@@ -166,7 +170,7 @@ public final class JfrProfiles {
       default -> {
         boolean monitor = e.getEventType().getName().equals("jdk.JavaMonitorEnter");
         RecordedClass c = e.getClass(monitor ? "monitorClass" : "parkedClass");
-        if (c == null || c.getName().equals(CONDITION)) {
+        if (c == null || WAITS_FOR_WORK.stream().anyMatch(c.getName()::contains)) {
           return; // a sleep or a wait for work, not for a lock
         }
         weight = e.getDuration().toNanos();
