@@ -5,6 +5,7 @@ import io.basalt.bench.compare.report.Charts;
 import io.basalt.bench.compare.report.Csv;
 import io.basalt.bench.compare.report.ProgressBar;
 import io.basalt.bench.compare.report.Report;
+import io.basalt.bench.compare.report.SustainedReport;
 import io.basalt.bench.compare.launch.BasaltCluster;
 import io.basalt.bench.compare.launch.BasaltStandalone;
 import io.basalt.bench.compare.launch.HBaseStandalone;
@@ -86,6 +87,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--ycsb-records", paramLabel = "N", description = "YCSB recordcount")
   Long ycsbRecords;
 
+  @Option(names = "--sustained-seconds", paramLabel = "S", description = {"run time of the sustained write workload "
+      + "(default 600, --full 1800); it runs only when named: --workloads sustained"})
+  Double sustainedSeconds;
+
   @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "1",
       description = {"copies of each region (default: ${DEFAULT-VALUE}); above 1, Basalt also runs as a local cluster "
           + "(ZooKeeper, a master, N region servers of the standalone's heap and cache each) measured in alternation "
@@ -147,6 +152,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (ycsbRecords != null) {
       p = p.withYcsbRecords(ycsbRecords);
     }
+    if (sustainedSeconds != null) {
+      p = p.withSustainedTime(Duration.ofMillis(Math.round(sustainedSeconds * 1000)));
+    }
     return p;
   }
 
@@ -192,7 +200,8 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, Figures> byTarget = outcome.figures().get(Comparison.id(w));
         rows.add(new Report.Row(Comparison.id(w), w.group(), byTarget));
       }
-      String md = Report.markdown(header(plan, started, machine, targets, outcome), rows, names);
+      String md = Report.markdown(header(plan, started, machine, targets, outcome), rows, names)
+          + SustainedReport.write(results, outcome.timelines());
       Files.writeString(results.resolve("results.md"), md, StandardCharsets.UTF_8);
       Files.writeString(results.resolve("results.csv"), Csv.of(rows, names), StandardCharsets.UTF_8);
       Charts.write(results, rows, names);

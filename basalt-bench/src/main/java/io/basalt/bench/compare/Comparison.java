@@ -36,6 +36,7 @@ public final class Comparison {
   private final ProgressBar progress;
   private final Map<Path, Long> gcOffsets = new HashMap<>();
   private final List<RunWindow> windows = new ArrayList<>();
+  private final Map<String, Map<String, List<long[]>>> timelines = new LinkedHashMap<>();
 
   public Comparison(Plan plan, List<Target> targets, ProgressBar progress) {
     this.plan = plan;
@@ -48,7 +49,7 @@ public final class Comparison {
    * measured run ran (to cut server profiles by workload).
    */
   public record Outcome(Map<String, Map<String, Figures>> figures, Map<String, Map<String, Duration>> loads,
-      List<RunWindow> windows) {}
+      List<RunWindow> windows, Map<String, Map<String, List<long[]>>> timelines) {}
 
   public Outcome run(List<Workload> workloads) throws IOException, InterruptedException {
     Map<String, Connection> connections = new LinkedHashMap<>();
@@ -74,7 +75,7 @@ public final class Comparison {
         Map<String, List<RunFigures>> runs = new LinkedHashMap<>();
         for (int rep = 0; rep < plan.repetitions(); rep++) {
           for (Target t : targets) {
-            progress.runStarted(id(w) + " on " + t.name(), plan.runTime());
+            progress.runStarted(id(w) + " on " + t.name(), w.runTime(plan.runTime()));
             runs.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(measure(w, t, connections.get(t.name())));
             progress.runDone();
           }
@@ -83,7 +84,7 @@ public final class Comparison {
         runs.forEach((target, list) -> byTarget.put(target, Figures.of(list)));
         figures.put(id(w), byTarget);
       }
-      return new Outcome(figures, loads, List.copyOf(windows));
+      return new Outcome(figures, loads, List.copyOf(windows), timelines);
     } finally {
       for (Connection c : connections.values()) {
         c.close();
@@ -101,8 +102,13 @@ public final class Comparison {
     ServerWindow window = servers.isEmpty() ? null : new ServerWindow(servers, gcOffsets);
     Workload.Run prepared = w.prepare(connection, opsLimit(w));
     Instant start = Instant.now();
-    Driver.Outcome o = Driver.drive(prepared, w.threads(), plan.runTime());
+    Driver.Outcome o = Driver.drive(prepared, w.threads(), w.runTime(plan.runTime()));
     windows.add(new RunWindow(id(w), t.name(), start, Instant.now(), o.ops()));
+    long[] timeline = prepared.timeline();
+    if (timeline != null) {
+      timelines.computeIfAbsent(id(w), k -> new LinkedHashMap<>()).computeIfAbsent(t.name(), k -> new ArrayList<>())
+          .add(timeline);
+    }
     if (window == null) {
       return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, 0, 0);
     }

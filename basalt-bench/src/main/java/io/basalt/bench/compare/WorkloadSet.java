@@ -3,6 +3,7 @@ package io.basalt.bench.compare;
 import io.basalt.bench.compare.workload.PeTable;
 import io.basalt.bench.compare.workload.PeWorkload;
 import io.basalt.bench.compare.workload.PeWorkload.Kind;
+import io.basalt.bench.compare.workload.SustainedWrite;
 import io.basalt.bench.compare.workload.Workload;
 import io.basalt.bench.compare.ycsb.YcsbMix;
 import io.basalt.bench.compare.ycsb.YcsbTable;
@@ -49,11 +50,13 @@ public final class WorkloadSet {
     if (filter == null || filter.isBlank()) {
       return all;
     }
+    // Minutes per target: only when asked for by name (--workloads sustained or sustainedWrite).
+    all.add(new SustainedWrite(plan.sustainedRows(), plan.threads(), plan.sustainedTime()));
     List<String> wanted = List.of(filter.toLowerCase(Locale.ROOT).split(","));
     return all.stream().filter(w -> wanted.stream().anyMatch(f -> matches(w, f.trim()))).toList();
   }
 
-  /** "pe", "ycsb", or the start of a workload name ("randomRead", "ycsb-a"). */
+  /** "pe", "ycsb", "sustained", or the start of a workload name ("randomRead", "ycsb-a"). */
   private static boolean matches(Workload w, String f) {
     return w.group().equals(f) || w.name().toLowerCase(Locale.ROOT).startsWith(f);
   }
