@@ -36,6 +36,9 @@ public final class JfrSettings {
     try {
       Configuration.getConfiguration("profile").getSettings().forEach((key, value) -> {
         int hash = key.indexOf('#');
+        if (hash < 0) {
+          return;
+        }
         byEvent.computeIfAbsent(key.substring(0, hash), k -> new TreeMap<>()).put(key.substring(hash + 1), value);
       });
     } catch (ParseException e) {
