@@ -26,7 +26,7 @@ class SustainedReportTest {
     String md = SustainedReport.write(dir, Map.of("sustainedWrite (10x cache) 8t buffered", Map.of(
         Report.BASALT, List.of(new long[] {2000, 2000, 10, 0}),
         Report.HBASE, List.of(new long[] {1000, 1000, 0, 0}))));
-    assertThat(md).contains("| basalt |").contains("| hbase |").contains("Mean puts/s Basalt / HBase: 2.00x.");
+    assertThat(md).contains("| basalt |").contains("| hbase  |").contains("Mean puts/s Basalt / HBase: 2.00x.");
     assertThat(dir.resolve("sustained-throughput.png")).isNotEmptyFile();
     assertThat(dir.resolve("sustained.csv")).content().contains("\"sustainedWrite (10x cache) 8t buffered\",basalt,1,10,200.0");
   }
