@@ -5,12 +5,15 @@ import io.basalt.bench.compare.report.Charts;
 import io.basalt.bench.compare.report.Csv;
 import io.basalt.bench.compare.report.ProgressBar;
 import io.basalt.bench.compare.report.Report;
+import io.basalt.bench.compare.report.SustainedReport;
 import io.basalt.bench.compare.launch.BasaltCluster;
 import io.basalt.bench.compare.launch.BasaltStandalone;
 import io.basalt.bench.compare.launch.HBaseStandalone;
 import io.basalt.bench.compare.launch.RunningCluster;
 import io.basalt.bench.compare.launch.ServerSettings;
 import io.basalt.bench.compare.launch.Target;
+import io.basalt.bench.compare.profile.Profiling;
+import io.basalt.bench.compare.raw.RawEngine;
 import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -84,6 +87,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--ycsb-records", paramLabel = "N", description = "YCSB recordcount")
   Long ycsbRecords;
 
+  @Option(names = "--sustained-seconds", paramLabel = "S", description = {"run time of the sustained write workload "
+      + "(default 600, --full 1800); it runs only when named: --workloads sustained"})
+  Double sustainedSeconds;
+
   @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "1",
       description = {"copies of each region (default: ${DEFAULT-VALUE}); above 1, Basalt also runs as a local cluster "
           + "(ZooKeeper, a master, N region servers of the standalone's heap and cache each) measured in alternation "
@@ -93,6 +100,16 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--jfr", description = "record a JFR profile of the Basalt server (servers/basalt/logs/basalt.jfr; "
       + "a cluster's region servers: servers/basalt-rfN/logs/regionserver-I.jfr)")
   boolean jfr;
+
+  @Option(names = "--profile", description = {"profile the Basalt server(s) with JFR (as --jfr) and write, per workload,"
+      + " CPU, allocation and lock-wait flame graphs, collapsed stacks and profiles.md to profiles/ (each workload's"
+      + " measured runs only); best with one workload or a few (--workloads)"})
+  boolean profile;
+
+  @Option(names = "--raw-engine", description = {"after the comparison, run the PE workloads in process against the "
+      + "storage engine (JE) with the server's heap and cache (the raw ceiling) and report Basalt/raw beside "
+      + "Basalt/HBase (results.md, raw-engine.md)"})
+  boolean rawEngine;
 
   @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
   boolean keepData;
@@ -135,6 +152,9 @@ public final class BenchCommand implements Callable<Integer> {
     if (ycsbRecords != null) {
       p = p.withYcsbRecords(ycsbRecords);
     }
+    if (sustainedSeconds != null) {
+      p = p.withSustainedTime(Duration.ofMillis(Math.round(sustainedSeconds * 1000)));
+    }
     return p;
   }
 
@@ -156,28 +176,37 @@ public final class BenchCommand implements Callable<Integer> {
     if (selected.isEmpty()) {
       throw new CommandLine.ParameterException(new CommandLine(this), "no workload matches --workloads " + workloads);
     }
-    ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr);
+    if (rawEngine && connect != null) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--raw-engine uses the plan's heap and cache:"
+          + " not with --connect");
+    }
+    if (profile && connect != null) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--profile records the servers the bench starts:"
+          + " not with --connect");
+    }
+    ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr || profile);
     List<Target> targets = new ArrayList<>();
     ProgressBar progress = new ProgressBar(System.err, selected.size() * names.size() * plan.repetitions());
+    Comparison.Outcome outcome;
     try {
       for (String name : names) {
         progress.status("starting " + name);
         targets.add(connect != null ? RunningCluster.parse(name, connect) : start(name, settings));
       }
-      Comparison.Outcome outcome = new Comparison(plan, targets, progress).run(selected);
+      outcome = new Comparison(plan, targets, progress).run(selected);
       progress.close();
       List<Report.Row> rows = new ArrayList<>();
       for (Workload w : selected) {
         Map<String, Figures> byTarget = outcome.figures().get(Comparison.id(w));
         rows.add(new Report.Row(Comparison.id(w), w.group(), byTarget));
       }
-      String md = Report.markdown(header(plan, started, machine, targets, outcome), rows, names);
+      String md = Report.markdown(header(plan, started, machine, targets, outcome), rows, names)
+          + SustainedReport.write(results, outcome.timelines());
       Files.writeString(results.resolve("results.md"), md, StandardCharsets.UTF_8);
       Files.writeString(results.resolve("results.csv"), Csv.of(rows, names), StandardCharsets.UTF_8);
       Charts.write(results, rows, names);
       System.out.print(md);
       System.err.println("results in " + results.toAbsolutePath());
-      return 0;
     } finally {
       progress.close();
       for (Target t : targets) {
@@ -192,6 +221,23 @@ public final class BenchCommand implements Callable<Integer> {
         deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
       }
     }
+    if (rawEngine) {
+      System.err.println("running the PE workloads against the raw engine (JE in process)...");
+      Map<String, RawEngine.Result> raw = RawEngine.run(plan, workloads, servers.resolve("raw-je"));
+      String section = RawEngine.markdown(outcome.figures(), raw, Report.BASALT, Report.HBASE);
+      Files.writeString(results.resolve("raw-engine.md"), section, StandardCharsets.UTF_8);
+      Files.writeString(results.resolve("results.md"), "\n" + section, StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.APPEND);
+      System.out.print("\n" + section);
+    }
+    if (profile) {
+      // The recordings are complete only now: each server dumps its own when it exits.
+      List<String> facts = header(plan, started, machine, targets, outcome).subList(2, 5).stream()
+          .map(line -> line.substring(2)).toList();
+      Profiling.write(results.resolve("profiles"), servers, names, outcome.windows(), facts);
+      System.err.println("profiles in " + results.resolve("profiles").toAbsolutePath());
+    }
+    return 0;
   }
 
   /**

@@ -6,6 +6,7 @@ import io.basalt.bench.compare.measure.ServerWindow;
 import io.basalt.bench.compare.report.ProgressBar;
 import io.basalt.bench.compare.launch.ChildJvm;
 import io.basalt.bench.compare.launch.Target;
+import io.basalt.bench.compare.profile.RunWindow;
 import io.basalt.bench.compare.workload.DataSet;
 import io.basalt.bench.compare.workload.Driver;
 import io.basalt.bench.compare.workload.PeWorkload;
@@ -13,6 +14,7 @@ import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,6 +35,8 @@ public final class Comparison {
   private final List<Target> targets;
   private final ProgressBar progress;
   private final Map<Path, Long> gcOffsets = new HashMap<>();
+  private final List<RunWindow> windows = new ArrayList<>();
+  private final Map<String, Map<String, List<long[]>>> timelines = new LinkedHashMap<>();
 
   public Comparison(Plan plan, List<Target> targets, ProgressBar progress) {
     this.plan = plan;
@@ -40,8 +44,12 @@ public final class Comparison {
     this.progress = progress;
   }
 
-  /** Workload id, then target name, then its figures over all repetitions; and how long each load took. */
-  public record Outcome(Map<String, Map<String, Figures>> figures, Map<String, Map<String, Duration>> loads) {}
+  /**
+   * Workload id, then target name, then its figures over all repetitions; how long each load took; and when each
+   * measured run ran (to cut server profiles by workload).
+   */
+  public record Outcome(Map<String, Map<String, Figures>> figures, Map<String, Map<String, Duration>> loads,
+      List<RunWindow> windows, Map<String, Map<String, List<long[]>>> timelines) {}
 
   public Outcome run(List<Workload> workloads) throws IOException, InterruptedException {
     Map<String, Connection> connections = new LinkedHashMap<>();
@@ -67,7 +75,7 @@ public final class Comparison {
         Map<String, List<RunFigures>> runs = new LinkedHashMap<>();
         for (int rep = 0; rep < plan.repetitions(); rep++) {
           for (Target t : targets) {
-            progress.runStarted(id(w) + " on " + t.name(), plan.runTime());
+            progress.runStarted(id(w) + " on " + t.name(), w.runTime(plan.runTime()));
             runs.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(measure(w, t, connections.get(t.name())));
             progress.runDone();
           }
@@ -76,7 +84,7 @@ public final class Comparison {
         runs.forEach((target, list) -> byTarget.put(target, Figures.of(list)));
         figures.put(id(w), byTarget);
       }
-      return new Outcome(figures, loads);
+      return new Outcome(figures, loads, List.copyOf(windows), timelines);
     } finally {
       for (Connection c : connections.values()) {
         c.close();
@@ -92,7 +100,15 @@ public final class Comparison {
   private RunFigures measure(Workload w, Target t, Connection connection) throws IOException, InterruptedException {
     List<ChildJvm> servers = t.processes();
     ServerWindow window = servers.isEmpty() ? null : new ServerWindow(servers, gcOffsets);
-    Driver.Outcome o = Driver.drive(w.prepare(connection, opsLimit(w)), w.threads(), plan.runTime());
+    Workload.Run prepared = w.prepare(connection, opsLimit(w));
+    Instant start = Instant.now();
+    Driver.Outcome o = Driver.drive(prepared, w.threads(), w.runTime(plan.runTime()));
+    windows.add(new RunWindow(id(w), t.name(), start, Instant.now(), o.ops()));
+    long[] timeline = prepared.timeline();
+    if (timeline != null) {
+      timelines.computeIfAbsent(id(w), k -> new LinkedHashMap<>()).computeIfAbsent(t.name(), k -> new ArrayList<>())
+          .add(timeline);
+    }
     if (window == null) {
       return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, 0, 0);
     }

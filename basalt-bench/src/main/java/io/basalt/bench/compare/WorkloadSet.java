@@ -3,6 +3,7 @@ package io.basalt.bench.compare;
 import io.basalt.bench.compare.workload.PeTable;
 import io.basalt.bench.compare.workload.PeWorkload;
 import io.basalt.bench.compare.workload.PeWorkload.Kind;
+import io.basalt.bench.compare.workload.SustainedWrite;
 import io.basalt.bench.compare.workload.Workload;
 import io.basalt.bench.compare.ycsb.YcsbMix;
 import io.basalt.bench.compare.ycsb.YcsbTable;
@@ -12,10 +13,10 @@ import java.util.List;
 import java.util.Locale;
 
 /** The workloads of a comparison, in the order they run (writes first, then the loaded reads, then YCSB). */
-final class WorkloadSet {
+public final class WorkloadSet {
   private WorkloadSet() {}
 
-  static List<Workload> of(Plan plan, String filter) {
+  public static List<Workload> of(Plan plan, String filter) {
     PeTable write = new PeTable("bench_pe_write", plan.writeKeyspace(), 0, false);
     PeTable cached = new PeTable("bench_pe_cached", plan.cachedRows(), plan.cachedRows(), true);
     PeTable uncached = new PeTable("bench_pe_4x_cache", plan.uncachedRows(), plan.uncachedRows(), false);
@@ -49,11 +50,13 @@ final class WorkloadSet {
     if (filter == null || filter.isBlank()) {
       return all;
     }
+    // Minutes per target: only when asked for by name (--workloads sustained or sustainedWrite).
+    all.add(new SustainedWrite(plan.sustainedRows(), plan.threads(), plan.sustainedTime()));
     List<String> wanted = List.of(filter.toLowerCase(Locale.ROOT).split(","));
     return all.stream().filter(w -> wanted.stream().anyMatch(f -> matches(w, f.trim()))).toList();
   }
 
-  /** "pe", "ycsb", or the start of a workload name ("randomRead", "ycsb-a"). */
+  /** "pe", "ycsb", "sustained", or the start of a workload name ("randomRead", "ycsb-a"). */
   private static boolean matches(Workload w, String f) {
     return w.group().equals(f) || w.name().toLowerCase(Locale.ROOT).startsWith(f);
   }

@@ -88,6 +88,30 @@ class BenchSmokeTest {
     assertThat(out.resolve("servers/basalt-rf3/logs/regionserver-0-gc.log")).isNotEmptyFile();
   }
 
+  /** --profile and --raw-engine on one workload: per-workload profiles of the server, and Basalt/raw in the report. */
+  @Test
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  void profileAndRawEngineModesReportTheServersProfileAndTheEnginesRate(@TempDir Path temp) throws Exception {
+    BenchCommand.quietClientLogs();
+    String logDir = System.getProperty("basalt.bench.logDir");
+    Path out = logDir == null ? temp
+        : Files.createDirectories(Path.of(logDir)).resolve("smoke-profile-" + System.currentTimeMillis());
+    int exit = new CommandLine(new BenchCommand()).execute(concat(TINY, "--workloads", "scanRange100", "--profile",
+        "--raw-engine", "--out", out.toString()));
+    assertThat(exit).isZero();
+
+    String profiles = Files.readString(out.resolve("profiles/profiles.md"), StandardCharsets.UTF_8);
+    assertThat(profiles).contains("## scanRange100 1t on basalt").contains("## scanRange100 2t on basalt")
+        .contains("bytes allocated per operation");
+    assertThat(out.resolve("profiles/basalt-scanRange100-2t-cpu.svg")).isNotEmptyFile();
+    assertThat(out.resolve("profiles/basalt-scanRange100-2t-alloc.collapsed")).isNotEmptyFile();
+    String md = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+    String rawRow = md.lines().filter(l -> l.startsWith("| scanRange100 2t ") && l.split("\\|").length > 8)
+        .reduce((first, last) -> last).orElseThrow(() -> new AssertionError("no raw engine row in\n" + md));
+    assertThat(md).contains("## Basalt end to end against its raw engine");
+    assertThat(Double.parseDouble(rawRow.split("\\|")[3].trim().replace(",", ""))).as("raw engine ops/s").isPositive();
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] all = new String[a.length + b.length];
     System.arraycopy(a, 0, all, 0, a.length);

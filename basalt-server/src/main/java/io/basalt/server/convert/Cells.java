@@ -24,6 +24,18 @@ public final class Cells {
     return out;
   }
 
+  /**
+   * Stored cells for a read's response, without copying them ({@link ResponseCell}); for anything that keeps or
+   * compares cells as KeyValues (filters), use {@link #toHBase(List)}.
+   */
+  public static List<Cell> forResponse(List<io.basalt.storage.cell.Cell> cells) {
+    List<Cell> out = new ArrayList<>(cells.size());
+    for (io.basalt.storage.cell.Cell c : cells) {
+      out.add(new ResponseCell(c));
+    }
+    return out;
+  }
+
   public static io.basalt.storage.cell.Cell toStorage(Cell c) {
     return new io.basalt.storage.cell.Cell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
         c.getTimestamp(), CellType.fromCode(c.getType().getCode() & 0xFF), CellUtil.cloneValue(c));

@@ -82,7 +82,7 @@ public final class ClientServiceHandler {
   /** {@code stale}: read from a secondary copy, which may be behind the primary (HBase's TIMELINE reads). */
   private static Result get(HostedRegion region, Get get, boolean stale) throws IOException {
     try {
-      return Result.create(Cells.toHBase(region.store().get(get.getRow(), Reads.options(get))), null, stale);
+      return Result.create(Cells.forResponse(region.store().get(get.getRow(), Reads.options(get))), null, stale);
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

@@ -31,7 +31,7 @@ final class StoreCursor implements ResultCursor {
       List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos));
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
-        out.add(Result.create(Cells.toHBase(r.cells()), null, stale, r.partial()));
+        out.add(Result.create(Cells.forResponse(r.cells()), null, stale, r.partial()));
       }
       return out;
     } catch (RuntimeException e) {

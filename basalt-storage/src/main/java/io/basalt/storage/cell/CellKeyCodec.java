@@ -93,6 +93,18 @@ public final class CellKeyCodec {
   public static Key decode(byte[] key) {
     int[] pos = {0};
     byte[] row = unescape(key, pos);
+    return decodeAfterRow(key, row, pos);
+  }
+
+  /**
+   * {@link #decode} of a key known to start with {@code rowPrefix}, the {@link #rowPrefix} of {@code row}: the
+   * row is not unescaped and copied again (a scan decodes every key of every row it reads).
+   */
+  public static Key decodeInRow(byte[] key, byte[] row, byte[] rowPrefix) {
+    return decodeAfterRow(key, row, new int[] {rowPrefix.length});
+  }
+
+  private static Key decodeAfterRow(byte[] key, byte[] row, int[] pos) {
     byte[] qualifier;
     if (key[pos[0]] == ESCAPE && key[pos[0] + 1] == FAMILY_SLOT) {
       qualifier = null;
@@ -154,6 +166,15 @@ public final class CellKeyCodec {
     out[p++] = ESCAPE;
     out[p] = TERMINATOR;
     return out;
+  }
+
+  /** The {@link #rowPrefix} of an encoded key: its escaped row and the terminator after it. */
+  public static byte[] rowPrefixOf(byte[] key) {
+    int p = 0;
+    while (!(key[p] == ESCAPE && key[p + 1] == TERMINATOR)) {
+      p += key[p] == ESCAPE ? 2 : 1;
+    }
+    return Arrays.copyOf(key, p + 2);
   }
 
   /** The {@link #columnPrefix} of a column cell's encoded key: the key without its timestamp and type. */

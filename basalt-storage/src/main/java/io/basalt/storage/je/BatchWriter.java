@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * A batch of row mutations written in parts, each part's rows sharing one log write (group commit), each
- * row still atomic and failing alone.
+ * A batch of row mutations written in parts, each part's rows in one JE transaction (one commit, one log
+ * write); if that transaction fails, the part is written again row by row, each row atomic and failing alone,
+ * the rows sharing one log write.
  */
 final class BatchWriter {
   /**
@@ -88,6 +89,9 @@ final class BatchWriter {
       return;
     }
     try (RowLocks.Held held = locks.writeLockAll(rows)) {
+      if (valid.size() > 1 && appliedAsOne(valid, index, durability, failures)) {
+        return;
+      }
       boolean logWritten = false;
       for (int j = 0; j < valid.size(); j++) {
         RowMutation m = valid.get(j);
@@ -115,6 +119,36 @@ final class BatchWriter {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Tries the part's valid rows as one JE transaction. True when that settled them: committed, or a commit that
+   * failed or was not acknowledged by the replica group (then every row failed, as a single row's write would;
+   * they must not be written again, as the commit may be in the log). False when the transaction was aborted, so
+   * that the caller writes the rows one by one and only the row at fault fails (a failure inside a write, such as
+   * a JE lock timeout, is rare: the rows are checked and locked).
+   */
+  private boolean appliedAsOne(List<RowMutation> valid, int[] index, Durability durability, RuntimeException[] failures) {
+    try {
+      writer.applyRowsLocked(valid, clock.getAsLong(), commits.get(durability));
+      rowsWritten.add(valid.size());
+      return true;
+    } catch (com.sleepycat.je.rep.InsufficientAcksException e) {
+      failAll(valid.size(), index, JeErrors.translate("write", e), failures);
+      return true;
+    } catch (RowWriter.CommitFailedException e) {
+      RuntimeException cause = e.failure();
+      failAll(valid.size(), index, cause instanceof DatabaseException d ? JeErrors.translate("commit", d) : cause, failures);
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static void failAll(int rows, int[] index, RuntimeException failure, RuntimeException[] failures) {
+    for (int j = 0; j < rows; j++) {
+      failures[index[j]] = failure;
     }
   }
 

@@ -185,7 +185,7 @@ final class RowReader {
         if (pastRow(k)) {
           return;
         }
-        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        CellKeyCodec.Key decoded = CellKeyCodec.decodeInRow(k, row, rowPrefix);
         if (!decoded.isFamilyMarker()) {
           break;
         }
@@ -243,7 +243,7 @@ final class RowReader {
         if (pastRow(k)) {
           return;
         }
-        CellKeyCodec.Key decoded = CellKeyCodec.decode(k);
+        CellKeyCodec.Key decoded = CellKeyCodec.decodeInRow(k, row, rowPrefix);
         byte[] q = decoded.qualifier();
         if (column == null || !Arrays.equals(column, q)) {
           if (wanted != null) {
@@ -459,7 +459,8 @@ final class RowReader {
     /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
     private byte[] value() {
       DatabaseEntry data = new DatabaseEntry();
-      return cursor.getCurrent(Cursors.entry(), data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
+      // The key is known: read it into the partial no-data entry, so JE does not copy it again for every cell.
+      return cursor.getCurrent(noData, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
           ? data.getData()
           : null;
     }

@@ -188,17 +188,55 @@ final class RowWriter {
 
   /** The same committed as {@code txnConfig} says (a batch's rows but its last: without a log write). */
   void applyLocked(byte[] row, List<Cell> cells, long now, TransactionConfig txnConfig) {
+    inTransaction(txnConfig, cursors -> writeCells(cursors, row, cells, now), false);
+  }
+
+  /** A commit that failed: whether the transaction is in the log is unknown, so its writes must not be redone. */
+  static final class CommitFailedException extends RuntimeException {
+    CommitFailedException(RuntimeException cause) {
+      super(cause.getMessage(), cause);
+    }
+
+    RuntimeException failure() {
+      return (RuntimeException) getCause();
+    }
+  }
+
+  /**
+   * Several rows in one JE transaction: one commit, one log write and one set of cursors for all of them, where
+   * a transaction per row costs a begin, a commit record and cursor opens per row. All or none are applied.
+   * The caller holds every row's write lock. A failure of the commit itself (other than a missing acknowledgement,
+   * thrown as is) comes as a {@link CommitFailedException}; any other failure left nothing behind.
+   */
+  void applyRowsLocked(List<RowMutation> rows, long now, TransactionConfig txnConfig) {
+    inTransaction(txnConfig, cursors -> {
+      long added = 0;
+      for (RowMutation m : rows) {
+        added += writeCells(cursors, m.row(), m.cells(), now);
+      }
+      return added;
+    }, true);
+  }
+
+  /** {@code writes} (returning the change in stored cells) in one transaction, committed as {@code txnConfig} says. */
+  private void inTransaction(TransactionConfig txnConfig, java.util.function.ToLongFunction<TxnCursors> writes,
+      boolean markCommitFailures) {
     Transaction txn = env.beginTransaction(null, txnConfig);
     boolean committed = false;
     long added = 0;
     try {
       try (TxnCursors cursors = new TxnCursors(txn)) {
-        added = writeCells(cursors, row, cells, now);
+        added = writes.applyAsLong(cursors);
       }
       try {
         txn.commit();
       } catch (com.sleepycat.je.rep.InsufficientAcksException e) {
         committed = true; // here, though not acknowledged by enough of the group: the caller is told it failed
+        throw e;
+      } catch (RuntimeException e) {
+        if (markCommitFailures) {
+          throw new CommitFailedException(e);
+        }
         throw e;
       }
       committed = true;
@@ -231,6 +269,12 @@ final class RowWriter {
       }
     }
     long added = 0;
+    // Where the mutation is all puts, a column over its VERSIONS is trimmed at once, from where its put left the
+    // cursor, instead of after the mutation from a new search (see VersionTrimmer.trimWithinColumn).
+    boolean putsOnly = true;
+    for (Cell c : resolved) {
+      putsOnly &= c.type() == CellType.PUT;
+    }
     // Columns put to, and whether each may now hold more than VERSIONS puts (as of its last put here).
     List<Cell> touchedColumns = new ArrayList<>(resolved.size());
     List<Boolean> mayExceed = new ArrayList<>(resolved.size());
@@ -246,6 +290,13 @@ final class RowWriter {
       }
       if (c.type() == CellType.PUT) {
         boolean exceeds = !VersionTrimmer.fitsVersions(cursor, key.getData(), f.schema().maxVersions());
+        if (exceeds && putsOnly) {
+          long trimmed = VersionTrimmer.trimWithinColumn(cursor, f, key.getData(), now);
+          if (trimmed >= 0) {
+            added -= trimmed;
+            exceeds = false;
+          }
+        }
         int i = indexOfColumn(touchedColumns, c);
         if (i < 0) {
           touchedColumns.add(c);

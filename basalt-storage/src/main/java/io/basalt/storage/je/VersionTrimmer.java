@@ -80,6 +80,47 @@ final class VersionTrimmer {
       key.setData(prefix);
       st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
     }
+    return trimFrom(cursor, key, data, st, prefix, tracker);
+  }
+
+  /**
+   * The trim of {@link #trimColumn} without its searches, for a column the cursor is in (as {@link #fitsVersions}
+   * leaves it when it answers false): steps back to the column's first key and trims from there. Only when nothing
+   * of the row precedes the column, so the row has no family markers; else returns -1 and leaves the trim to
+   * {@link #trimColumn}. Use it only where trimming now or after the rest of the mutation is the same: a mutation
+   * of puts only (more puts only push older versions further out; a delete marker written later could uncover one).
+   */
+  static long trimWithinColumn(Cursor cursor, FamilyStore family, byte[] putKey, long now) {
+    byte[] prefix = CellKeyCodec.columnPrefixOf(putKey);
+    DatabaseEntry key = Cursors.entry();
+    DatabaseEntry data = Cursors.noData();
+    byte[] rowPrefix = CellKeyCodec.rowPrefixOf(putKey);
+    if (!backToColumnStart(cursor, key, data, prefix, rowPrefix)) {
+      return -1;
+    }
+    // As trimColumn: a column within its VERSIONS is left as it is, whatever else a compaction would drop.
+    int maxVersions = family.schema().maxVersions();
+    int puts = 0;
+    OperationStatus st = OperationStatus.SUCCESS;
+    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
+      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+        break;
+      }
+      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+    }
+    if (puts <= maxVersions) {
+      return 0;
+    }
+    if (!backToColumnStart(cursor, key, data, prefix, rowPrefix)) {
+      return -1;
+    }
+    VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
+    return trimFrom(cursor, key, data, OperationStatus.SUCCESS, prefix, tracker);
+  }
+
+  /** Deletes what {@code tracker} does not retain, from the column key the cursor is on ({@code st}) to the column's end. */
+  private static long trimFrom(Cursor cursor, DatabaseEntry key, DatabaseEntry data, OperationStatus st, byte[] prefix,
+      VersionTracker tracker) {
     long removed = 0;
     while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
       CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());

@@ -45,6 +45,13 @@ class CellKeyCodecTest {
       assertThat(k.type()).isEqualTo(t);
       assertThat(CellKeyCodec.typeOf(key)).isEqualTo(t);
       assertThat(CellKeyCodec.decodeRow(key)).containsExactly(0, 0, 'r');
+      byte[] row = {0, 0, 'r'};
+      CellKeyCodec.Key inRow = CellKeyCodec.decodeInRow(key, row, CellKeyCodec.rowPrefix(row));
+      assertThat(inRow.row()).isSameAs(row);
+      assertThat(inRow.qualifier()).isEqualTo(q);
+      assertThat(inRow.timestamp()).isEqualTo(42);
+      assertThat(inRow.type()).isEqualTo(t);
+      assertThat(CellKeyCodec.rowPrefixOf(key)).isEqualTo(CellKeyCodec.rowPrefix(row));
       if (q != null) {
         assertThat(CellKeyCodec.startsWith(key, CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q))).isTrue();
         assertThat(CellKeyCodec.columnPrefixOf(key)).isEqualTo(CellKeyCodec.columnPrefix(new byte[] {0, 0, 'r'}, q));

@@ -159,6 +159,40 @@ class BatchMutationTest extends RegionTestBase {
     assertThat(r.stats().cellCount()).isEqualTo(2L * puts + 100);
   }
 
+  /** A part of a batch (up to 256 rows) commits as one JE transaction, unless a row fails inside JE. */
+  @Test
+  void aBatchPartIsOneTransaction() {
+    JeRegion r = (JeRegion) fixture().create(FamilySchema.of("f1"));
+    StatsConfig clear = new StatsConfig().setClear(true);
+    r.environment().getTransactionStats(clear);
+    assertThat(r.mutateBatch(puts("t", 600), Durability.SYNC_WAL).allApplied()).isTrue();
+    long commits = r.environment().getTransactionStats(clear).getNCommits();
+    System.out.printf("a batch of 600 rows: %d JE transactions committed%n", commits);
+    assertThat(commits).as("transactions of a 600-row batch in parts of 256").isEqualTo(3);
+    assertThat(r.stats().cellCount()).isEqualTo(600);
+
+    // A row whose write fails inside JE: the part's transaction aborts and its rows are written one by one.
+    FamilyStore f1 = r.familyStores().get(0);
+    Transaction foreign = r.environment().beginTransaction(null, null);
+    BatchResult result;
+    try {
+      f1.db().put(foreign, new DatabaseEntry(CellKeyCodec.encode(of("u000005"), of("q"), 9, CellType.PUT)),
+          new DatabaseEntry(of("foreign")));
+      r.environment().getTransactionStats(clear);
+      List<RowMutation> batch = new ArrayList<>(puts("u", 10));
+      batch.set(5, row("u000005").put(F1, of("q"), 9, of("blocked")).build());
+      result = r.mutateBatch(batch, Durability.SYNC_WAL);
+      commits = r.environment().getTransactionStats(clear).getNCommits();
+    } finally {
+      foreign.abort();
+    }
+    assertThat(result.failure(5)).isInstanceOf(StorageException.class);
+    assertThat(commits).as("the other 9 rows, one transaction each").isEqualTo(9);
+    assertThat(get(r, "u000005")).isEmpty();
+    assertThat(show(get(r, "u000006"))).containsExactly("f1:q@1000000=value6");
+    assertThat(r.stats().cellCount()).isEqualTo(609);
+  }
+
   @Test
   void readersSeeWholeRowsWhileBatchesWriteAndOverlappingBatchesDoNotDeadlock() throws Exception {
     Region r = fixture().create(FamilySchema.of("f1"), FamilySchema.of("f2"));

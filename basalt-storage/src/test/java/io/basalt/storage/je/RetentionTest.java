@@ -3,9 +3,11 @@ package io.basalt.storage.je;
 import static io.basalt.storage.cell.Bytes.of;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeepDeletedCells;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RetentionTest extends RegionTestBase {
@@ -48,6 +50,45 @@ class RetentionTest extends RegionTestBase {
     // Deleting the newest does not resurrect versions that were past VERSIONS (HBase's converged answer).
     apply(r, row("r").deleteVersion(F1, of("q"), 6));
     assertThat(show(getAll(r, "r"))).containsExactly("f1:q@5=v5");
+  }
+
+  /**
+   * A put trims its column in the walk that found it over VERSIONS when the row's keys before the column allow it
+   * (no family markers, first column), else after a search: both must keep the same versions.
+   */
+  @Test
+  void versionsAreTrimmedAlikeWhereverTheColumnIs() {
+    Region r = fixture().create(FamilySchema.of("f1").withMaxVersions(2));
+    // One mutation of puts out of timestamp order, single column.
+    RowMutation.Builder outOfOrder = row("single");
+    for (long ts : new long[] {3, 1, 5, 4, 2}) {
+      outOfOrder.put(F1, of("q"), ts, of("v" + ts));
+    }
+    apply(r, outOfOrder);
+    assertThat(show(getAll(r, "single"))).containsExactly("f1:q@5=v5", "f1:q@4=v4");
+    // Several columns: only the first has nothing of its row before it.
+    for (int ts = 1; ts <= 4; ts++) {
+      for (String q : List.of("a", "b", "c")) {
+        put(r, "wide", F1, q, ts, q + ts);
+      }
+    }
+    assertThat(show(getAll(r, "wide"))).containsExactly("f1:a@4=a4", "f1:a@3=a3", "f1:b@4=b4", "f1:b@3=b3",
+        "f1:c@4=c4", "f1:c@3=c3");
+    // A family marker before the column.
+    apply(r, row("marked").deleteFamily(F1, 1));
+    for (int ts = 2; ts <= 6; ts++) {
+      put(r, "marked", F1, "q", ts, "m" + ts);
+    }
+    assertThat(show(getAll(r, "marked"))).containsExactly("f1:q@6=m6", "f1:q@5=m5");
+    // A column delete masking older puts: they go, the newer put stays.
+    for (int ts = 1; ts <= 3; ts++) {
+      put(r, "masked", F1, "q", ts, "x" + ts);
+    }
+    apply(r, row("masked").deleteColumn(F1, of("q"), 4));
+    put(r, "masked", F1, "q", 5, "x5");
+    assertThat(show(getAll(r, "masked"))).containsExactly("f1:q@5=x5");
+    // single 2, wide 6, marked 2 + its marker, masked 1 (+ its column marker unless the trim dropped it)
+    assertThat(r.stats().cellCount()).isIn(12L, 13L);
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * How the bench starts a Basalt JVM, whatever it runs (standalone, or a cluster's ZooKeeper, master or region
  * server): the flags of bin/basalt, a fixed heap ({@code -Xms} = {@code -Xmx}), the server's own log at WARN, and
- * optionally a JFR profile written to {@code NAME.jfr} beside its log when it exits.
+ * optionally a JFR profile ({@link JfrSettings}) written to {@code NAME.jfr} beside its log when it exits.
  */
 final class BasaltJvm {
   /** bin/basalt's flags, less the heap (set per process). */
@@ -27,8 +27,7 @@ final class BasaltJvm {
     jvm.addAll(FLAGS);
     jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     if (jfr) {
-      jvm.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
-          + logDir.toAbsolutePath().resolve(name + ".jfr"));
+      jvm.addAll(JfrSettings.jvmFlags(logDir, name));
     }
     return ChildJvm.start(name, jvm, Classpaths.basalt(), mainClass, args, logDir);
   }

@@ -90,6 +90,9 @@ public final class Report {
     }
     md.append("\n## PerformanceEvaluation workloads\n\n").append(summary(rows, "pe", targets));
     md.append("\n## YCSB core workloads\n\n").append(summary(rows, "ycsb", targets));
+    if (rows.stream().anyMatch(r -> r.group().equals("sustained"))) {
+      md.append("\n## Sustained write\n\n").append(summary(rows, "sustained", targets));
+    }
     md.append("\n## Every figure, per target\n\n").append(details(rows, targets));
     boolean replicated = replicated(targets);
     for (Ratio r : ratios(targets)) {

@@ -8,7 +8,7 @@ public interface Workload {
   /** Report name, e.g. "randomRead (data in cache)". */
   String name();
 
-  /** "pe" (PerformanceEvaluation's tests) or "ycsb" (YCSB core workloads). */
+  /** "pe" (PerformanceEvaluation's tests), "ycsb" (YCSB core workloads) or "sustained" (a long write load). */
   String group();
 
   int threads();
@@ -22,9 +22,19 @@ public interface Workload {
   /** Sets up one measured run (nothing measured yet); {@code opsLimit} bounds the run's operations. */
   Run prepare(Connection connection, long opsLimit) throws IOException;
 
+  /** How long a measured run may take: the plan's run time, unless the workload has its own (a sustained load). */
+  default java.time.Duration runTime(java.time.Duration planned) {
+    return planned;
+  }
+
   /** One measured run: a worker per client thread. */
   interface Run {
     Worker worker(int thread) throws IOException;
+
+    /** Operations completed per interval of the run, for workloads that record a timeline; else null. */
+    default long[] timeline() {
+      return null;
+    }
   }
 
   /** The operations of one client thread. */
