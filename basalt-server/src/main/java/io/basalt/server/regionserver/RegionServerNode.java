@@ -88,7 +88,7 @@ public final class RegionServerNode implements AutoCloseable {
 
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(ClientService.BlockingInterface.class,
           "ClientService", new ClientServiceHandler(regionServer),
-          new ControlServiceHandler(ControlEndpoint.of(regionServer), name))));
+          new ControlServiceHandler(ControlEndpoint.of(regionServer), name), new BulkLoadHandler(regionServer))));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));
       dispatcher.register(ClientMetaService.newReflectiveBlockingService(ServiceProxy.of(

@@ -213,6 +213,37 @@ final class RowWriter {
   }
 
   /**
+   * Writes many rows in ONE JE transaction (a bulk import's part): one commit, one log write at most, for all of
+   * them. The caller holds the write locks of every row, so readers see all of them or none.
+   */
+  void applyRowsLocked(List<RowMutation> rows, long now, TransactionConfig txnConfig) {
+    Transaction txn = env.beginTransaction(null, txnConfig);
+    boolean committed = false;
+    long added = 0;
+    try {
+      try (TxnCursors cursors = new TxnCursors(txn)) {
+        for (RowMutation m : rows) {
+          added += writeCells(cursors, m.row(), m.cells(), now);
+        }
+      }
+      try {
+        txn.commit();
+      } catch (com.sleepycat.je.rep.InsufficientAcksException e) {
+        committed = true; // here, though not acknowledged by enough of the group: the caller is told it failed
+        throw e;
+      }
+      committed = true;
+    } finally {
+      if (!committed) {
+        txn.abort();
+      } else {
+        cellCount.add(added);
+      }
+      changes.incrementAndGet();
+    }
+  }
+
+  /**
    * Writes the cells of one row mutation into an open transaction, LATEST timestamps resolved against
    * {@code now}, then trims the columns it put to their VERSIONS; returns the change in stored cells.
    */
