@@ -57,6 +57,7 @@ public final class TsvImport {
   private final Tuning tuning;
   private final PrintStream out;
   private final PrintStream err;
+  private volatile ImportProgress progress = new ImportProgress();
 
   public TsvImport(AsyncConnection connection, ImportOptions options, Tuning tuning, PrintStream out, PrintStream err) {
     this.connection = connection;
@@ -99,6 +100,7 @@ public final class TsvImport {
         + "duplicates%n", inputs, tableName, startKeys.length, options.timestamp(), options.dryRun() ? " (dry run)" : "",
         ImportOptions.TIMESTAMP, options.timestamp());
     ImportProgress progress = new ImportProgress();
+    this.progress = progress;
     ExecutorService encoders = Executors.newFixedThreadPool(2, daemon("basalt-import-encoder"));
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("basalt-import-progress"));
     ticker.scheduleAtFixedRate(() -> out.println(progress.line()), tuning.progressSeconds(), tuning.progressSeconds(),
@@ -125,6 +127,11 @@ public final class TsvImport {
         + "bad lines %,d%n", s.rowsLoaded(), s.cellsLoaded(), s.lines(), ImportProgress.mb(s.inputBytes()), s.seconds(),
         s.rowsPerSecond(), s.megabytesPerSecond(), s.badLines());
     return s;
+  }
+
+  /** The counters of the running (or last) import, for watchers. */
+  public ImportProgress progress() {
+    return progress;
   }
 
   private void read(Path file, TsvParser parser, RegionBatches batches, ImportProgress progress) throws IOException {
