@@ -11,7 +11,6 @@ import io.basalt.server.standalone.StandaloneServer;
 import io.basalt.storage.mutation.RowMutation;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

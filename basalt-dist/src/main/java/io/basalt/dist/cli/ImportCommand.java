@@ -73,13 +73,16 @@ final class ImportCommand implements Callable<Integer> {
     }
     Configuration conf = clientConfiguration();
     PrintStream out = System.out;
+    TsvImport running = null;
     try (AsyncConnection conn = ConnectionFactory.createAsyncConnection(conf).get()) {
-      new TsvImport(conn, options,
+      running = new TsvImport(conn, options,
           new TsvImport.Tuning((long) batchMb << 20, (long) bufferMb << 20, Math.max(1, progressSeconds)), out,
-          System.err).run(TableName.valueOf(table), inputs);
+          System.err);
+      running.run(TableName.valueOf(table), inputs);
       return 0;
     } catch (IOException e) {
-      throw new CliFailure(e.getClass().getName() + ": " + e.getMessage() + resumeHint(options));
+      boolean started = running != null && running.progress().lines() > 0;
+      throw new CliFailure(e.getClass().getName() + ": " + e.getMessage() + (started ? resumeHint(options) : ""));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliFailure("interrupted");
