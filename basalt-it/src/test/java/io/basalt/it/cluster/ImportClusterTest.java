@@ -67,7 +67,8 @@ class ImportClusterTest {
     Files.write(file, lines, StandardCharsets.UTF_8);
     ImportOptions options = ImportOptions.from(Map.of(ImportOptions.COLUMNS, "HBASE_ROW_KEY,f:a,f:b",
         ImportOptions.TIMESTAMP, Long.toString(TS)), System.currentTimeMillis());
-    TsvImport.Tuning tuning = new TsvImport.Tuning(64 << 10, 1 << 20, 1);
+    // Small batches (about 160 rows): hundreds of calls, so the kill lands mid-import.
+    TsvImport.Tuning tuning = new TsvImport.Tuning(8 << 10, 1 << 20, 1);
 
     try (LocalCluster cluster = LocalCluster.replicated(dir.resolve("cluster"), 3, 3);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
@@ -96,7 +97,8 @@ class ImportClusterTest {
         Thread.sleep(20);
       }
       long before = first.progress().rowsLoaded();
-      System.out.println("import: SIGKILL of " + primary + " after " + before + " acknowledged rows");
+      System.out.println("import: SIGKILL of " + primary + " after " + before + " acknowledged rows"
+          + (running.isDone() ? " (the import had already finished)" : ""));
       cluster.kill(cluster.regionServerAt(primary));
       try {
         TsvImport.Summary s = running.get(300, TimeUnit.SECONDS);
