@@ -95,6 +95,10 @@ public record ImportOptions(List<byte[]> families, byte[][] columnFamilies, byte
     if (timestamp < 0) {
       throw new IllegalArgumentException("Timestamp cannot be negative. ts=" + timestamp);
     }
+    if (timestamp == Long.MAX_VALUE) {
+      throw new IllegalArgumentException(TIMESTAMP + "=" + timestamp + " is HBase's LATEST_TIMESTAMP (\"now\" at each "
+          + "write): a rerun would add versions instead of rewriting the same cells; give a time in milliseconds");
+    }
     List<byte[]> distinct = new ArrayList<>();
     familyNames.forEach(f -> distinct.add(f.getBytes(StandardCharsets.UTF_8)));
     return new ImportOptions(distinct, families, qualifiers, rowKey, ts, sep[0], timestamp,

@@ -67,6 +67,10 @@ public final class TsvParser {
       if (ts < 0) {
         throw new BadLineException("Timestamp cannot be negative. ts=" + ts);
       }
+      if (ts == RowMutation.LATEST) {
+        // HBase's server stamps such a cell with its clock; the import's own timestamp keeps a rerun idempotent.
+        ts = options.timestamp();
+      }
     }
     int r = options.rowKeyIndex();
     if (end(r) == start(r)) {

@@ -94,6 +94,8 @@ class TsvParserTest {
     assertThat(badReason(o, "r\tsoon\tv")).isEqualTo("Invalid timestamp soon");
     assertThat(badReason(o, "r\t\tv")).isEqualTo("Invalid timestamp ");
     assertThat(badReason(o, "r\t-1\tv")).isEqualTo("Timestamp cannot be negative. ts=-1");
+    assertThat(parse(o, "r\t9223372036854775807\tv")).as("LATEST_TIMESTAMP: the import's, so a rerun is idempotent")
+        .containsExactly("r/cf:a@" + NOW + "=v");
     ImportOptions tsLast = options("HBASE_ROW_KEY,cf:a,HBASE_TS_KEY");
     assertThat(badReason(tsLast, "r\tv")).isEqualTo("No timestamp");
   }
@@ -128,6 +130,8 @@ class TsvParserTest {
     assertThatThrownBy(() -> options("HBASE_ROW_KEY,cf:a,HBASE_CELL_TTL")).hasMessageContaining("per-cell TTL");
     assertThatThrownBy(() -> options("HBASE_ROW_KEY,cf:a", "importtsv.bulk.output", "/tmp/x"))
         .hasMessageContaining("importtsv.bulk.output is not supported");
+    assertThatThrownBy(() -> options("HBASE_ROW_KEY,cf:a", ImportOptions.TIMESTAMP, "9223372036854775807"))
+        .hasMessageContaining("LATEST_TIMESTAMP");
     assertThatThrownBy(() -> options("HBASE_ROW_KEY,cf:a", ImportOptions.TIMESTAMP, "later"))
         .hasMessageContaining("importtsv.timestamp");
   }
