@@ -54,17 +54,13 @@ public record ImportOptions(List<byte[]> families, byte[][] columnFamilies, byte
     byte[][] qualifiers = new byte[names.length][];
     int rowKey = -1;
     int ts = -1;
-    int rowKeys = 0;
-    int tsKeys = 0;
     Set<String> familyNames = new LinkedHashSet<>();
     for (int i = 0; i < names.length; i++) {
       String name = names[i].trim();
       if (name.equals(ROW_KEY)) {
-        rowKey = i;
-        rowKeys++;
+        rowKey = i; // the last one, as ImportTsv's parser
       } else if (name.equals(TS_KEY)) {
         ts = i;
-        tsKeys++;
       } else if (REFUSED_COLUMNS.contains(name)) {
         throw new IllegalArgumentException(name + " is not supported by basalt import ("
             + (name.equals("HBASE_CELL_TTL") ? "per-cell TTL is not supported by Basalt"
@@ -77,13 +73,22 @@ public record ImportOptions(List<byte[]> families, byte[][] columnFamilies, byte
         familyNames.add(parts[0]);
       }
     }
+    // ImportTsv checks the special names on Hadoop's untrimmed, empty-dropping split, then parses trimmed names:
+    // " HBASE_ROW_KEY" is no row key column to the check.
+    List<String> raw = new ArrayList<>();
+    java.util.StringTokenizer tokens = new java.util.StringTokenizer(spec, ",");
+    while (tokens.hasMoreTokens()) {
+      raw.add(tokens.nextToken());
+    }
+    long rowKeys = raw.stream().filter(ROW_KEY::equals).count();
+    long tsKeys = raw.stream().filter(TS_KEY::equals).count();
     if (rowKeys != 1) {
       throw new IllegalArgumentException("Must specify exactly one column as " + ROW_KEY);
     }
     if (tsKeys > 1) {
       throw new IllegalArgumentException("Must specify at most one column as " + TS_KEY);
     }
-    if (names.length - rowKeys - tsKeys < 1) {
+    if (raw.size() - rowKeys - tsKeys < 1) {
       throw new IllegalArgumentException(
           "One or more columns in addition to the row key and timestamp(optional) are required");
     }

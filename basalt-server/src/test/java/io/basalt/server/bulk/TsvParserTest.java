@@ -55,7 +55,7 @@ class TsvParserTest {
 
   @Test
   void theRowKeyMayBeAnyColumnAndTrailingFieldsMayBeMissing() throws Exception {
-    ImportOptions o = options("cf:a, HBASE_ROW_KEY ,cf:b,cf:c");
+    ImportOptions o = options("cf:a ,HBASE_ROW_KEY, cf:b,cf:c");
     assertThat(parse(o, "x\trow")).containsExactly("row/cf:a@" + NOW + "=x");
     assertThat(badReason(o, "x")).isEqualTo("No delimiter");
   }
@@ -121,6 +121,8 @@ class TsvParserTest {
     assertThatThrownBy(() -> ImportOptions.from(Map.of(), NOW))
         .hasMessage("No columns specified. Please specify with -Dimporttsv.columns=...");
     assertThatThrownBy(() -> options("cf:a,cf:b")).hasMessage("Must specify exactly one column as HBASE_ROW_KEY");
+    assertThatThrownBy(() -> options(" HBASE_ROW_KEY,cf:a")).as("ImportTsv checks untrimmed names")
+        .hasMessage("Must specify exactly one column as HBASE_ROW_KEY");
     assertThatThrownBy(() -> options("HBASE_ROW_KEY,HBASE_ROW_KEY,cf:a"))
         .hasMessage("Must specify exactly one column as HBASE_ROW_KEY");
     assertThatThrownBy(() -> options("HBASE_ROW_KEY,HBASE_TS_KEY,HBASE_TS_KEY,cf:a"))
