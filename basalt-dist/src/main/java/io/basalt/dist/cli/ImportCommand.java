@@ -48,9 +48,17 @@ final class ImportCommand implements Callable<Integer> {
       description = "Bytes per bulk call to one region (default ${DEFAULT-VALUE}).")
   int batchMb;
 
-  @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "128",
+  @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "32",
       description = "Bytes buffered and in flight in all (default ${DEFAULT-VALUE}).")
   int bufferMb;
+
+  @Option(names = "--sort-mb", paramLabel = "MB", defaultValue = "64",
+      description = "Input sorted in memory before a sorted run is spilled to --tmp-dir (default ${DEFAULT-VALUE}).")
+  int sortMb;
+
+  @Option(names = "--tmp-dir", paramLabel = "DIR",
+      description = "Where sorted runs go (about the input's size; default: java.io.tmpdir).")
+  java.nio.file.Path tmpDir;
 
   @Option(names = "--progress-seconds", paramLabel = "S", defaultValue = "5",
       description = "Seconds between progress lines (default ${DEFAULT-VALUE}).")
@@ -76,7 +84,9 @@ final class ImportCommand implements Callable<Integer> {
     TsvImport running = null;
     try (AsyncConnection conn = ConnectionFactory.createAsyncConnection(conf).get()) {
       running = new TsvImport(conn, options,
-          new TsvImport.Tuning((long) batchMb << 20, (long) bufferMb << 20, Math.max(1, progressSeconds)), out,
+          new TsvImport.Tuning((long) batchMb << 20, (long) bufferMb << 20, (long) sortMb << 20,
+              tmpDir != null ? tmpDir : java.nio.file.Path.of(System.getProperty("java.io.tmpdir")),
+              Math.max(1, progressSeconds)), out,
           System.err);
       running.run(TableName.valueOf(table), inputs);
       return 0;

@@ -68,7 +68,7 @@ class ImportClusterTest {
     ImportOptions options = ImportOptions.from(Map.of(ImportOptions.COLUMNS, "HBASE_ROW_KEY,f:a,f:b",
         ImportOptions.TIMESTAMP, Long.toString(TS)), System.currentTimeMillis());
     // Small batches (about 160 rows): hundreds of calls, so the kill lands mid-import.
-    TsvImport.Tuning tuning = new TsvImport.Tuning(8 << 10, 1 << 20, 1);
+    TsvImport.Tuning tuning = new TsvImport.Tuning(8 << 10, 1 << 20, 1 << 20, dir, 1);
 
     try (LocalCluster cluster = LocalCluster.replicated(dir.resolve("cluster"), 3, 3);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());

@@ -35,9 +35,13 @@ import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
  * finishes the job without duplicates.
  */
 public final class TsvImport {
-  /** How much to send per call, and how much may be buffered or in flight in all. */
-  public record Tuning(long batchBytes, long maxBufferedBytes, int progressSeconds) {
-    public static final Tuning DEFAULT = new Tuning(4L << 20, 128L << 20, 5);
+  /**
+   * How much to send per call, how much may be buffered or in flight in all, how much input to sort in memory
+   * before spilling a sorted run to a temporary file under {@code tmpDir}.
+   */
+  public record Tuning(long batchBytes, long maxBufferedBytes, long sortBytes, Path tmpDir, int progressSeconds) {
+    public static final Tuning DEFAULT = new Tuning(4L << 20, 32L << 20, 64L << 20,
+        Path.of(System.getProperty("java.io.tmpdir")), 5);
   }
 
   /** What an import did. {@code loaded*}: acknowledged by the regions. */
@@ -109,8 +113,17 @@ public final class TsvImport {
       RegionBatches batches = new RegionBatches(connection.getTable(tableName), options.families(), startKeys,
           tuning.batchBytes(), tuning.maxBufferedBytes(), progress, encoders);
       TsvParser parser = new TsvParser(options);
-      for (Path file : files) {
-        read(file, parser, batches, progress);
+      try (SortedRuns sorted = new SortedRuns(options.families(), tuning.sortBytes(), tuning.tmpDir())) {
+        for (Path file : files) {
+          read(file, parser, sorted, progress);
+        }
+        if (!options.dryRun()) {
+          out.printf("read %,d lines in %.1f s (%s of sorted runs spilled to %s); loading in row order%n",
+              progress.lines(), progress.elapsedSeconds(), ImportProgress.mb(sorted.spilledBytes()), tuning.tmpDir());
+          for (java.util.Iterator<RowMutation> rows = sorted.sorted(); rows.hasNext(); ) {
+            batches.add(rows.next());
+          }
+        }
       }
       batches.finish();
       if (!options.dryRun()) {
@@ -134,7 +147,7 @@ public final class TsvImport {
     return progress;
   }
 
-  private void read(Path file, TsvParser parser, RegionBatches batches, ImportProgress progress) throws IOException {
+  private void read(Path file, TsvParser parser, SortedRuns sorted, ImportProgress progress) throws IOException {
     String name = file.toString();
     try (LineReader lines = new LineReader(open(file))) {
       long consumed = 0;
@@ -152,7 +165,7 @@ public final class TsvImport {
           }
           err.println("Bad line at offset: " + lines.offset() + " of " + name + ":\n" + bad.getMessage());
           if (!options.skipBadLines()) {
-            batches.finish(); // what was read before it is loaded, as ImportTsv's failed task had written it
+            // Nothing is loaded yet (rows go in row order once the whole input is read): the table is untouched.
             throw new IOException("bad line at offset " + lines.offset() + " of " + name + ": " + bad.getMessage()
                 + " (" + ImportOptions.SKIP_BAD_LINES + "=false)");
           }
@@ -160,7 +173,7 @@ public final class TsvImport {
           continue;
         }
         if (!options.dryRun()) {
-          batches.add(row);
+          sorted.add(row);
         }
       }
     }
