@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
     description = "An HBase-compatible wide-column store on log-structured B+-trees.",
     subcommands = {StandaloneCommand.class, MasterCommand.class, RegionServerCommand.class, ZooKeeperCommand.class,
         ThriftCommand.class, RestCommand.class, ShellCommand.class, StatusCommand.class, DecommissionCommand.class,
-        RecommissionCommand.class, SnapshotCommand.class, ConfigCommand.class, VersionCommand.class, DemoCommand.class},
+        RecommissionCommand.class, SnapshotCommand.class, ImportCommand.class, ConfigCommand.class, VersionCommand.class, DemoCommand.class},
     footer = {"", "Settings: conf/basalt-site.xml (hbase-site.xml format) and -Dkey=value; see: basalt config list.",
         "Details: docs/operations.md."})
 public final class BasaltCli implements Runnable {

@@ -107,7 +107,13 @@ final class RegionCallRules {
         return Admitted.as(r);
       }
       case "ExecService" -> {
-        return Admitted.as(request); // AccessControlService checks its own calls; no other endpoint exists
+        ClientProtos.CoprocessorServiceRequest r = (ClientProtos.CoprocessorServiceRequest) request;
+        if (io.basalt.server.bulk.BulkLoadCall.SERVICE.equals(r.getCall().getServiceName())) {
+          // basalt import writes rows of any family of the table: WRITE on the whole table, not per family.
+          checker.requireTable(u, "bulkLoad", DataCallRules.tableOf(r.getRegion().getValue()), null, null,
+              Action.WRITE);
+        }
+        return Admitted.as(r); // AccessControlService and AuthenticationService check their own calls
       }
       default -> {
         checker.requireGlobal(u, method, Action.ADMIN, "");

@@ -106,7 +106,7 @@ public final class RegionServerNode implements AutoCloseable {
           "ClientService", new ClientServiceHandler(regionServer),
           new ControlServiceHandler(ControlEndpoint.of(regionServer), name),
           new CoprocessorEndpoints(new AuthenticationServiceHandler(security.authentication()),
-              Authorization.handlerOf(auth)))));
+              Authorization.handlerOf(auth), new BulkLoadHandler(regionServer)))));
       TokenService.attach(security, zk, config.root(), () -> clusterIdOrEmpty(registry));
       dispatcher.register(AdminService.newReflectiveBlockingService(ServiceProxy.of(AdminService.BlockingInterface.class,
           "AdminService", new AdminServiceHandler(regionServer))));

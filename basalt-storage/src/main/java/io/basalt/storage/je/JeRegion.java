@@ -63,6 +63,7 @@ final class JeRegion implements Region {
   private final RegionReads reads;
   private final RowWriter writer;
   private final BatchWriter batchWriter;
+  private final BulkLoader bulkLoader;
   private final RegionLog log;
   /** Whether this copy takes writes: always alone; in a replica group, only while it is the primary. */
   private final BooleanSupplier writable;
@@ -106,6 +107,8 @@ final class JeRegion implements Region {
     this.reads = new RegionReads(catalog, locks, rowsRead, config.clock());
     this.writer = new RowWriter(env, catalog, locks, commits, cellCount, changes, rowsWritten, config.clock());
     this.batchWriter = new BatchWriter(env, catalog, locks, writer, commits, rowsWritten, config.clock());
+    this.bulkLoader = new BulkLoader(catalog, locks, writer, commits, env instanceof ReplicatedEnvironment,
+        rowsWritten, config.clock());
     this.log = new RegionLog(env, dir, files, this::isClosing);
   }
 
@@ -309,6 +312,16 @@ final class JeRegion implements Region {
       exit();
     }
     return new BatchResult(failures);
+  }
+
+  @Override
+  public void load(List<RowMutation> rows, Durability durability) {
+    enterWrite();
+    try {
+      bulkLoader.load(rows, durability);
+    } finally {
+      exit();
+    }
   }
 
   // ---------------------------------------------------------------- elasticity primitives and stats

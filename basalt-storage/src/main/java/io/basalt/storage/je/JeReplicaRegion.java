@@ -337,6 +337,11 @@ final class JeReplicaRegion implements ReplicatedRegion {
   }
 
   @Override
+  public void load(List<RowMutation> rows, Durability durability) {
+    region.load(rows, durability);
+  }
+
+  @Override
   public List<Cell> get(byte[] row, ReadOptions options) {
     return region.get(row, options);
   }

@@ -34,6 +34,14 @@ public interface Region extends AutoCloseable {
    */
   BatchResult mutateBatch(List<RowMutation> mutations, Durability durability);
 
+  /**
+   * A bulk import's batch: puts with explicit timestamps of many rows, written in a few large transactions, the
+   * last durable as asked. Every row is checked (range, families) before any is written; each row is atomic and
+   * isolated. If it throws, some rows may have been written: the batch must be sent again, which is harmless as
+   * the same row, column and timestamp make the same cell.
+   */
+  void load(List<RowMutation> rows, Durability durability);
+
   /** The visible cells of one row, in HBase order; empty if none. */
   List<Cell> get(byte[] row, ReadOptions options);
 
