@@ -65,6 +65,40 @@ class ScanHeartbeatTest {
   }
 
   @Test
+  void theServersResultSizeCapCutsEveryCall() throws Exception {
+    io.basalt.server.config.BasaltConfig settings = StandaloneConfig.defaults(dir).withPorts(0, 0, 0).withInfoPort(-1)
+        .settings().with(io.basalt.server.config.ScannerKeys.MAX_RESULT_SIZE, "4096");
+    try (StandaloneServer server = new StandaloneServer(new StandaloneConfig(settings))) {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", server.zookeeperQuorum());
+      conf.setInt("hbase.zookeeper.property.clientPort", server.zookeeperPort());
+      byte[] cf = Bytes.toBytes("cf");
+      TableName name = TableName.valueOf("capped");
+      try (Connection conn = ConnectionFactory.createConnection(conf)) {
+        conn.getAdmin().createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(cf)).build());
+        try (Table table = conn.getTable(name)) {
+          List<Put> puts = new ArrayList<>();
+          for (int i = 0; i < 50; i++) {
+            puts.add(new Put(Bytes.toBytes(String.format("row%03d", i))).addColumn(cf, cf, new byte[1000]));
+          }
+          table.put(puts);
+          // The client asks for 100 rows and 2 MB a call: the server's 4 KB cap answers about 4 rows a call.
+          Scan scan = new Scan().setCaching(100).setMaxResultSize(2L << 20).setScanMetricsEnabled(true);
+          int n = 0;
+          try (ResultScanner s = table.getScanner(scan)) {
+            for (Result r : s) {
+              assertThat(r.getRow()).isEqualTo(Bytes.toBytes(String.format("row%03d", n)));
+              n++;
+            }
+            assertThat(n).isEqualTo(50);
+            assertThat(s.getScanMetrics().countOfRPCcalls.get()).isGreaterThanOrEqualTo(10);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void slowFilteredScanOutlivesTheRpcTimeout() throws Exception {
     try (StandaloneServer server = new StandaloneServer(StandaloneConfig.defaults(dir).withPorts(0, 0, 0))) {
       Configuration conf = HBaseConfiguration.create();

@@ -16,9 +16,6 @@ public final class ScanSizes {
   /** KeyValue framing without tags: key and value lengths (4+4), row length 2, family length 1, timestamp 8, type 1. */
   private static final long KEYVALUE_FRAMING = 20;
 
-  /** HBase's default {@code hbase.server.scanner.max.result.size}: the server's own cap on one scan call. */
-  public static final long SERVER_MAX_RESULT_SIZE = 100L << 20;
-
   private ScanSizes() {}
 
   public static long heapSize(Cell c) {
@@ -31,8 +28,11 @@ public final class ScanSizes {
     return filter instanceof FilterAdapter adapter ? adapter::weight : ScanSizes::heapSize;
   }
 
-  /** The limit of one scan call: the scan's own when it has one, never above the server's. */
-  public static long callLimit(long scanMaxResultSize) {
-    return scanMaxResultSize > 0 ? Math.min(scanMaxResultSize, SERVER_MAX_RESULT_SIZE) : SERVER_MAX_RESULT_SIZE;
+  /**
+   * The limit of one scan call: the scan's own when it has one, never above the server's
+   * ({@code hbase.server.scanner.max.result.size}).
+   */
+  public static long callLimit(long scanMaxResultSize, long serverMaxResultSize) {
+    return scanMaxResultSize > 0 ? Math.min(scanMaxResultSize, serverMaxResultSize) : serverMaxResultSize;
   }
 }

@@ -2,8 +2,10 @@ package io.basalt.server.launch;
 
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
+import io.basalt.server.regionserver.ScannerLimits;
 import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.nio.file.Path;
@@ -22,7 +24,8 @@ public final class RegionServerMain {
 
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
-        "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports"));
+        "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports",
+        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name()));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
@@ -34,7 +37,10 @@ public final class RegionServerMain {
         (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20,
         (long) a.positive("--split-size-mb", (int) (d.splitBytes() >> 20)) << 20,
         a.positive("--split-cells", (int) d.splitCells()), a.positive("--split-check-ms", (int) d.splitCheckMillis()),
-        a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()));
+        a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()),
+        new ScannerLimits(a.value("--" + ScannerKeys.LEASE.name(), ScannerKeys.LEASE, d.scanners().leaseMillis()),
+            a.value("--" + ScannerKeys.MAX_RESULT_SIZE.name(), ScannerKeys.MAX_RESULT_SIZE,
+                d.scanners().maxResultBytes())));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config, SecurityArgs.build(a, Authentication.Role.REGION_SERVER, config.host()));

@@ -166,7 +166,7 @@ public final class MasterNode implements AutoCloseable {
           new DecommissionedServers(zk, config.hbaseZnodeParent()), m, repairNow, repairs);
       decommissioning.load();
       MetaView meta = new MetaView(c, primaries);
-      RegionServer metaServer = RegionServer.metaOnly(name, meta, 60_000);
+      RegionServer metaServer = RegionServer.metaOnly(name, meta, io.basalt.server.regionserver.ScannerLimits.DEFAULT);
       track(metaServer);
       MasterServiceHandler masterService = new MasterServiceHandler(m, decommissioning);
       // The master hosts hbase:meta only, which everyone may read: no table families needed.

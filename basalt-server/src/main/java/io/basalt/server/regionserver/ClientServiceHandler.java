@@ -418,7 +418,7 @@ public final class ClientServiceHandler {
         cursor = openStore(read, scan);
         leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
       }
-      lease = leases.open(leaseRegion, cursor, ScanSizes.callLimit(scan.getMaxResultSize()));
+      lease = leases.open(leaseRegion, cursor, ScanSizes.callLimit(scan.getMaxResultSize(), leases.maxResultBytes()));
     } else {
       lease = leases.get(request.getScannerId());
       if (lease == null) {

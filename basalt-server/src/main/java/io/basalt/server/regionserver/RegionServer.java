@@ -66,12 +66,12 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private final RegionSnapshots snapshots;
   private final RegionMerges merges;
 
-  public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, long scannerLeaseMillis,
+  public RegionServer(ServerName serverName, StorageEngine engine, Path dataDir, ScannerLimits scanners,
       ServerLease lease) {
     this.serverName = serverName;
     this.engine = engine;
     this.regionsDir = dataDir == null ? null : dataDir.resolve("regions");
-    this.leases = new ScannerLeases(scannerLeaseMillis, serverName.getStartCode() << 16);
+    this.leases = new ScannerLeases(scanners, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
     this.merges = new RegionMerges(this, engine);
@@ -81,8 +81,8 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */
-  public static RegionServer metaOnly(ServerName serverName, MetaSource meta, long scannerLeaseMillis) {
-    RegionServer rs = new RegionServer(serverName, null, null, scannerLeaseMillis, ServerLease.unbounded());
+  public static RegionServer metaOnly(ServerName serverName, MetaSource meta, ScannerLimits scanners) {
+    RegionServer rs = new RegionServer(serverName, null, null, scanners, ServerLease.unbounded());
     rs.serveMeta(meta);
     return rs;
   }

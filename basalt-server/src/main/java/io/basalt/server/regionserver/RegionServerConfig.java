@@ -11,42 +11,49 @@ import java.nio.file.Path;
  * fences itself (serves nothing) once it cannot prove its session is alive. A region is split once its log
  * passes {@code splitBytes} or it holds {@code splitCells} entries (a table's MAX_FILESIZE overrides the
  * size); both checked every {@code splitCheckMillis}. Members of replicated regions listen on ports of
- * {@code replicationPorts} (null: this server hosts none, as in standalone).
+ * {@code replicationPorts} (null: this server hosts none, as in standalone). {@code scanners}: the scanner lease and
+ * the cap on one scan call.
  */
 public record RegionServerConfig(Path dataDir, String host, int port, String zookeeper, String root,
     String hbaseZnodeParent, int sessionTimeoutMillis, long cacheBytes, long splitBytes, long splitCells,
-    long splitCheckMillis, PortRange replicationPorts) {
+    long splitCheckMillis, PortRange replicationPorts, ScannerLimits scanners) {
   public static final int DEFAULT_PORT = 16020;
   public static final long DEFAULT_SPLIT_BYTES = 2L << 30;
   public static final long DEFAULT_SPLIT_CELLS = 20_000_000;
 
   public static RegionServerConfig defaults(Path dataDir, String zookeeper) {
     return new RegionServerConfig(dataDir, "127.0.0.1", DEFAULT_PORT, zookeeper, "/basalt", "/hbase", 20_000,
-        256L << 20, DEFAULT_SPLIT_BYTES, DEFAULT_SPLIT_CELLS, 10_000, ReplicationKeys.PORT_RANGE.defaultValue());
+        256L << 20, DEFAULT_SPLIT_BYTES, DEFAULT_SPLIT_CELLS, 10_000, ReplicationKeys.PORT_RANGE.defaultValue(),
+        ScannerLimits.DEFAULT);
   }
 
   public RegionServerConfig withAddress(String h, int p) {
     return new RegionServerConfig(dataDir, h, p, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, cacheBytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
   }
 
   public RegionServerConfig withCacheBytes(long bytes) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, bytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
   }
 
   public RegionServerConfig withZnodeParent(String parent) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, parent, sessionTimeoutMillis, cacheBytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
   }
 
   public RegionServerConfig withReplicationPorts(PortRange range) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, splitBytes, splitCells, splitCheckMillis, range);
+        cacheBytes, splitBytes, splitCells, splitCheckMillis, range, scanners);
   }
 
   public RegionServerConfig withSplitThresholds(long bytes, long cells, long checkMillis) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, bytes, cells, checkMillis, replicationPorts);
+        cacheBytes, bytes, cells, checkMillis, replicationPorts, scanners);
+  }
+
+  public RegionServerConfig withScanners(ScannerLimits limits) {
+    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
+        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, limits);
   }
 }

@@ -79,7 +79,7 @@ public final class RegionServerNode implements AutoCloseable {
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
       engine.guardReplication(new MemberChannelGuard(security.secret()));
-      regionServer = track(new RegionServer(name, engine, config.dataDir(), 60_000, lease));
+      regionServer = track(new RegionServer(name, engine, config.dataDir(), config.scanners(), lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
       if (config.replicationPorts() != null) {
         PrimaryReporter reporter = track(new PrimaryReporter(new Primaries(zk, config.root()), name,

@@ -32,14 +32,16 @@ final class ScannerLeases implements AutoCloseable {
   private final Map<Long, Lease> leases = new ConcurrentHashMap<>();
   private final AtomicLong ids;
   private final long leaseMillis;
+  private final long maxResultBytes;
   private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "scanner-lease-reaper");
     t.setDaemon(true);
     return t;
   });
 
-  ScannerLeases(long leaseMillis, long idSeed) {
-    this.leaseMillis = leaseMillis;
+  ScannerLeases(ScannerLimits limits, long idSeed) {
+    this.leaseMillis = limits.leaseMillis();
+    this.maxResultBytes = limits.maxResultBytes();
     this.ids = new AtomicLong(idSeed);
     long period = Math.max(100, leaseMillis / 4);
     reaper.scheduleWithFixedDelay(this::expire, period, period, TimeUnit.MILLISECONDS);
@@ -47,6 +49,11 @@ final class ScannerLeases implements AutoCloseable {
 
   long leaseMillis() {
     return leaseMillis;
+  }
+
+  /** The server's cap on one scan call ({@code hbase.server.scanner.max.result.size}). */
+  long maxResultBytes() {
+    return maxResultBytes;
   }
 
   Lease open(String regionName, ResultCursor cursor, long maxResultSize) {

@@ -6,11 +6,13 @@ import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ServerKeys;
+import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.config.SplitKeys;
 import io.basalt.server.config.StorageKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.regionserver.RegionServerConfig;
+import io.basalt.server.regionserver.ScannerLimits;
 import java.nio.file.Path;
 
 /**
@@ -88,6 +90,7 @@ public record StandaloneConfig(BasaltConfig settings) {
         settings.get(ZooKeeperKeys.BASALT_ROOT), zookeeperParent(),
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), cacheBytes(),
         settings.get(SplitKeys.MAX_REGION_BYTES), settings.get(SplitKeys.MAX_REGION_CELLS),
-        settings.get(SplitKeys.CHECK_INTERVAL), null);
+        settings.get(SplitKeys.CHECK_INTERVAL), null,
+        new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE)));
   }
 }

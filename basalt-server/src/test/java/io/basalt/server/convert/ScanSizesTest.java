@@ -50,8 +50,10 @@ class ScanSizesTest {
 
   @Test
   void theCallLimitIsTheScansNeverAboveTheServers() {
-    assertThat(ScanSizes.callLimit(-1)).isEqualTo(ScanSizes.SERVER_MAX_RESULT_SIZE);
-    assertThat(ScanSizes.callLimit(1000)).isEqualTo(1000);
-    assertThat(ScanSizes.callLimit(Long.MAX_VALUE)).isEqualTo(ScanSizes.SERVER_MAX_RESULT_SIZE);
+    long server = 100L << 20;
+    assertThat(ScanSizes.callLimit(-1, server)).isEqualTo(server);
+    assertThat(ScanSizes.callLimit(1000, server)).isEqualTo(1000);
+    assertThat(ScanSizes.callLimit(Long.MAX_VALUE, server)).isEqualTo(server);
+    assertThat(ScanSizes.callLimit(1000, 10)).as("the server's cap wins").isEqualTo(10);
   }
 }
