@@ -44,15 +44,6 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("clone transaction in unknown phase " + code);
-    }
   }
 
   public CloneTxn {
@@ -98,7 +89,7 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
 
   public static CloneTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "clone transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     int restore = r.raw();
     if (restore > 1) {

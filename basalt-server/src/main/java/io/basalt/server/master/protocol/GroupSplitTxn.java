@@ -104,7 +104,7 @@ public record GroupSplitTxn(String id, Phase phase, RegionInfo parent, String gr
 
   public static GroupSplitTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "replicated split transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     RegionInfo parent = r.region();
     String group = r.string();

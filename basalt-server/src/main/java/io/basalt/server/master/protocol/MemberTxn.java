@@ -50,15 +50,6 @@ public record MemberTxn(String id, Phase phase, RegionInfo region, List<Member> 
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("member transaction in unknown phase " + code);
-    }
   }
 
   public MemberTxn {
@@ -148,7 +139,7 @@ public record MemberTxn(String id, Phase phase, RegionInfo region, List<Member> 
 
   public static MemberTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "member transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     RegionInfo region = r.region();
     int flags = r.raw();

@@ -37,15 +37,6 @@ public record MergeTxn(String id, Phase phase, RegionInfo lower, RegionInfo uppe
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("merge transaction in unknown phase " + code);
-    }
   }
 
   public MergeTxn {
@@ -87,7 +78,7 @@ public record MergeTxn(String id, Phase phase, RegionInfo lower, RegionInfo uppe
 
   public static MergeTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "merge transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     RegionInfo lower = r.region();
     RegionInfo upper = r.region();

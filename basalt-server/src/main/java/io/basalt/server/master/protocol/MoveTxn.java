@@ -35,15 +35,6 @@ public record MoveTxn(String id, Phase phase, RegionInfo region, ServerName sour
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("move transaction in unknown phase " + code);
-    }
   }
 
   public MoveTxn {
@@ -71,7 +62,7 @@ public record MoveTxn(String id, Phase phase, RegionInfo region, ServerName sour
 
   public static MoveTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "move transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     RegionInfo region = r.region();
     ServerName source = r.server();

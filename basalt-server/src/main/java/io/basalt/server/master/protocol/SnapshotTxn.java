@@ -41,15 +41,6 @@ public record SnapshotTxn(String id, Phase phase, SnapshotRecord snapshot, Strin
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("snapshot transaction in unknown phase " + code);
-    }
   }
 
   public SnapshotTxn {
@@ -81,7 +72,7 @@ public record SnapshotTxn(String id, Phase phase, SnapshotRecord snapshot, Strin
 
   public static SnapshotTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "snapshot transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     String name = r.string();
     TableDescriptor table;

@@ -39,15 +39,6 @@ public record SplitTxn(String id, Phase phase, RegionInfo parent, ServerName ser
     Phase(int code) {
       this.code = code;
     }
-
-    static Phase of(int code) throws IOException {
-      for (Phase p : values()) {
-        if (p.code == code) {
-          return p;
-        }
-      }
-      throw new IOException("split transaction in unknown phase " + code);
-    }
   }
 
   public SplitTxn {
@@ -95,7 +86,7 @@ public record SplitTxn(String id, Phase phase, RegionInfo parent, ServerName ser
 
   public static SplitTxn parse(byte[] data) throws IOException {
     TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "split transaction");
-    Phase phase = Phase.of(r.raw());
+    Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     RegionInfo parent = r.region();
     ServerName server = r.server();

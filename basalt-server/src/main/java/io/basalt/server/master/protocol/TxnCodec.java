@@ -113,6 +113,17 @@ final class TxnCodec {
       return in.get() & 0xFF;
     }
 
+    /** A one-byte phase: the constant of {@code phases} whose {@code code} it is. */
+    <P extends Enum<P>> P phase(P[] phases, java.util.function.ToIntFunction<P> code) throws IOException {
+      int c = raw();
+      for (P p : phases) {
+        if (code.applyAsInt(p) == c) {
+          return p;
+        }
+      }
+      throw new IOException(what + " record in unknown phase " + c);
+    }
+
     long varint() throws IOException {
       long v = 0;
       for (int shift = 0; shift < 64; shift += 7) {
