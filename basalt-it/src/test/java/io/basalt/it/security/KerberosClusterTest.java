@@ -57,6 +57,7 @@ class KerberosClusterTest {
       Processes.stop(p, 10_000);
     }
     UserGroupInformation.setConfiguration(new Configuration());
+    org.apache.hadoop.hbase.security.provider.SaslClientAuthenticationProviders.reset();
     if (kdc != null) {
       kdc.close();
     }
@@ -116,6 +117,8 @@ class KerberosClusterTest {
     }
 
     UserGroupInformation.setConfiguration(clientConf(ports[0]));
+    // A JVM-wide singleton configured by the first connection (see KerberosTest).
+    org.apache.hadoop.hbase.security.provider.SaslClientAuthenticationProviders.reset();
     UserGroupInformation alice = UserGroupInformation.loginUserFromKeytabAndReturnUGI(ALICE, aliceKeytab.toString());
     Configuration conf = clientConf(ports[0]);
     TableName name = TableName.valueOf("kerberos_cluster");

@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.protobuf.generated.AuthenticationProtos;
+import org.apache.hadoop.hbase.security.provider.SaslClientAuthenticationProviders;
 import org.apache.hadoop.hbase.security.token.AuthenticationTokenIdentifier;
 import org.apache.hadoop.hbase.security.token.ClientTokenUtil;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos;
@@ -78,11 +79,15 @@ class KerberosTest {
     aliceKeytab = kdc.keytab("alice.keytab", "alice");
     adminKeytab = kdc.keytab("admin.keytab", "admin");
     UserGroupInformation.setConfiguration(clientConf(null, "authentication"));
+    // The client's SASL provider selector is a JVM-wide singleton configured by the first connection: after an
+    // earlier test class's plain clients it would pick SIMPLE for these Kerberos ones.
+    SaslClientAuthenticationProviders.reset();
   }
 
   @AfterAll
   static void stopKdc() throws IOException {
     UserGroupInformation.setConfiguration(new Configuration()); // simple again for the test classes after this one
+    SaslClientAuthenticationProviders.reset();
     if (kdc != null) {
       kdc.close();
     }
