@@ -136,6 +136,26 @@ class AccessRulesTest {
   }
 
   @Test
+  void basaltImportsLoadCallNeedsWriteOnTheWholeTable() throws Exception {
+    RegionCallRules rules = new RegionCallRules(checker, regionName -> List.of(F1, F2));
+    ClientProtos.CoprocessorServiceRequest load = ClientProtos.CoprocessorServiceRequest.newBuilder()
+        .setRegion(org.apache.hadoop.hbase.shaded.protobuf.RequestConverter.buildRegionSpecifier(
+            org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.RegionSpecifier.RegionSpecifierType.REGION_NAME,
+            REGION.getRegionName()))
+        .setCall(ClientProtos.CoprocessorServiceCall.newBuilder().setRow(
+            org.apache.hbase.thirdparty.com.google.protobuf.ByteString.EMPTY)
+            .setServiceName(io.basalt.server.bulk.BulkLoadCall.SERVICE).setMethodName(io.basalt.server.bulk.BulkLoadCall.METHOD)
+            .setRequest(org.apache.hbase.thirdparty.com.google.protobuf.ByteString.EMPTY))
+        .build();
+    // bob may write family f1 only: a load may carry any family, so it is refused; the superuser passes
+    assertThatThrownBy(() -> rules.client(user("bob"), "ExecService", load, List.of()))
+        .isInstanceOf(AccessDeniedException.class).hasMessageContaining("action=WRITE");
+    assertThatThrownBy(() -> rules.client(user("alice"), "ExecService", load, List.of()))
+        .isInstanceOf(AccessDeniedException.class);
+    rules.client(user("boss"), "ExecService", load, List.of());
+  }
+
+  @Test
   void writesNeedWriteOnEveryFamilyTheyTouch() throws Exception {
     RegionCallRules rules = new RegionCallRules(checker, regionName -> List.of(F1, F2));
     rules.client(user("bob"), "Mutate", put(F1, Q1), List.of());
