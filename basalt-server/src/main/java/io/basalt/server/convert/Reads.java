@@ -33,7 +33,7 @@ public final class Reads {
         .withFamilyLimits(scan.getMaxResultsPerColumnFamily(), scan.getRowOffsetPerColumnFamily())
         .withRaw(scan.isRaw());
     return new ScanSpec(scan.getStartRow(), scan.includeStartRow(), scan.getStopRow(), scan.includeStopRow(),
-        scan.isReversed(), read, Math.max(0, scan.getLimit()), Math.max(0, scan.getBatch()));
+        scan.isReversed(), read, 0, Math.max(0, scan.getBatch())); // the limit is counted per call (RowLimit)
   }
 
   private static ReadOptions common(Query query, Map<byte[], NavigableSet<byte[]>> families,

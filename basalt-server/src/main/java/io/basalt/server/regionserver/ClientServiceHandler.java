@@ -404,14 +404,11 @@ public final class ClientServiceHandler {
     ScannerLeases.Lease lease;
     if (request.hasScan()) {
       byte[] regionName = request.getRegion().getValue().toByteArray();
-      Scan scan = ProtobufUtil.toScan(request.getScan());
-      if (request.hasLimitOfRows() && request.getLimitOfRows() > 0) {
-        scan.setLimit(request.getLimitOfRows());
-      }
+      Scan scan = ProtobufUtil.toScan(request.getScan()); // its limit comes with each call (RowLimit)
       ResultCursor cursor;
       String leaseRegion;
       if (isMeta(regionName)) {
-        cursor = new ListCursor(server.meta().scan(scan), scan.getLimit());
+        cursor = new ListCursor(server.meta().scan(scan));
         leaseRegion = org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName);
       } else {
         RegionLookup.Read read = server.lookup().read(regionName);
@@ -448,7 +445,9 @@ public final class ClientServiceHandler {
     ScanResponse.Builder response = ScanResponse.newBuilder().setScannerId(lease.id).setTtl((int) leases.leaseMillis())
         .setMvccReadPoint(0).setStale(lease.cursor.stale());
     int rows = request.getNumberOfRows() > 0 ? request.getNumberOfRows() : 1;
+    int limit = request.hasLimitOfRows() ? request.getLimitOfRows() : 0;
     List<Result> results;
+    boolean limitReached;
     synchronized (lease) {
       // Answer well within the client's RPC timeout and the lease: a selective filter may scan long.
       long budget = Math.min(c.remainingNanos() / 2, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(leases.leaseMillis() / 2));
@@ -457,8 +456,16 @@ public final class ClientServiceHandler {
       boolean cutRows = request.getClientHandlesPartials();
       do {
         results = lease.cursor.next(rows, lease.maxResultSize, cutRows,
-            heartbeats ? System.nanoTime() + budget : Long.MAX_VALUE);
+            heartbeats ? System.nanoTime() + budget : Long.MAX_VALUE,
+            limit > 0 ? limit + 1 : 0); // HBase counts a row that ended "partial" when the next row begins
       } while (results.isEmpty() && !lease.cursor.regionDone() && !heartbeats);
+      RowLimit.Cut cut = RowLimit.apply(results, limit, lease.rowOfLastPartial);
+      results = cut.results();
+      limitReached = cut.reached();
+      if (!results.isEmpty()) {
+        Result last = results.get(results.size() - 1);
+        lease.rowOfLastPartial = last.mayHaveMoreCellsInRow() ? last.getRow() : null;
+      }
       if (!request.hasScan()) {
         lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
       }
@@ -478,9 +485,9 @@ public final class ClientServiceHandler {
     boolean regionDone = lease.cursor.regionDone();
     // As HBase: a call that finds the filter done and returns nothing ends the whole scan, not only this region's
     // part (so whether the next region is scanned depends on where the call boundaries fell, as in HBase).
-    boolean complete = lease.cursor.scanComplete() || results.isEmpty() && lease.cursor.filterDone();
+    boolean complete = limitReached || lease.cursor.scanComplete() || results.isEmpty() && lease.cursor.filterDone();
     response.setMoreResultsInRegion(!regionDone).setMoreResults(!complete);
-    if (regionDone || request.getCloseScanner()) {
+    if (regionDone || limitReached || request.getCloseScanner()) {
       leases.close(lease.id);
     }
     return response.build();

@@ -7,18 +7,17 @@ import org.apache.hadoop.hbase.client.Result;
 /** A {@link ResultCursor} over results computed up front (hbase:meta, which is small). */
 final class ListCursor implements ResultCursor {
   private final List<Result> results;
-  private final boolean limited;
   private int pos;
 
-  ListCursor(List<Result> results, int limit) {
-    this.limited = limit > 0 && results.size() >= limit;
-    this.results = limit > 0 && results.size() > limit ? results.subList(0, limit) : results;
+  ListCursor(List<Result> results) {
+    this.results = results;
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) {
+  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) {
     List<Result> out = new ArrayList<>();
-    while (pos < results.size() && out.size() < rows) {
+    int cap = maxNewRows > 0 ? Math.min(rows, maxNewRows) : rows; // every result is a whole row
+    while (pos < results.size() && out.size() < cap) {
       out.add(results.get(pos++));
     }
     return out;
@@ -31,7 +30,7 @@ final class ListCursor implements ResultCursor {
 
   @Override
   public boolean scanComplete() {
-    return limited && regionDone();
+    return false;
   }
 
   @Override

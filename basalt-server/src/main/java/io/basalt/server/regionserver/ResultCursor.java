@@ -10,14 +10,14 @@ interface ResultCursor extends AutoCloseable {
    * Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done or when
    * {@code deadlineNanos} passed before anything was found ({@link #regionDone()} tells which).
    * {@code cutRows}: the client takes partial results, so the size limit may cut a row (HBase's
-   * {@code client_handles_partials}).
+   * {@code client_handles_partials}). {@code maxNewRows} (0: any): rows begun in this call, at most.
    */
-  List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException;
+  List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) throws IOException;
 
   /** No more results in this region. */
   boolean regionDone();
 
-  /** The whole scan is over (limit reached, or the filter rules out everything after). */
+  /** The whole scan is over (the filter rules out everything after). */
   boolean scanComplete();
 
   /** The scan's filter rules out every row after ({@code filterAllRemaining}). */

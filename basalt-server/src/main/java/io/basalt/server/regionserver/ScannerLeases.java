@@ -19,6 +19,8 @@ final class ScannerLeases implements AutoCloseable {
     final ResultCursor cursor;
     final long maxResultSize;
     long nextCallSeq;
+    /** The row of the last call's last result when it said "more in this row" (see {@link RowLimit}). */
+    byte[] rowOfLastPartial;
     volatile long lastTouchNanos = System.nanoTime();
 
     Lease(long id, String regionName, ResultCursor cursor, long maxResultSize) {

@@ -26,9 +26,10 @@ final class StoreCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos) throws IOException {
+  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows)
+      throws IOException {
     try {
-      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos));
+      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos, maxNewRows));
       List<Result> out = new ArrayList<>(batch.size());
       for (RowResult r : batch) {
         out.add(Result.create(Cells.forResponse(r.cells()), null, stale, r.partial()));

@@ -49,6 +49,8 @@ final class JeScanner implements RegionScanner {
   private List<Cell> pending;
   private int pendingPos;
   private byte[] pendingRow;
+  /** Where HBase's scanner would stand after the pending row's last cell. */
+  private RowReader.After pendingAfter;
   private int rowsReturned;
   /** Families the scan no longer reads, as HBase closes a store scanner whose filter gave out (see RowReader). */
   private final boolean[] closedFamilies;
@@ -129,6 +131,7 @@ final class JeScanner implements RegionScanner {
     long deadlineNanos = budget.deadlineNanos();
     List<RowResult> out = new ArrayList<>();
     long[] bytes = {0};
+    int newRows = 0;
     nextKeys = null; // positions from an earlier call may be stale
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
@@ -140,7 +143,7 @@ final class JeScanner implements RegionScanner {
           out.add(nextChunk(budget, bytes));
           continue;
         }
-        if (done) {
+        if (done || budget.maxNewRows() > 0 && newRows >= budget.maxNewRows()) {
           break;
         }
         if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
@@ -185,6 +188,7 @@ final class JeScanner implements RegionScanner {
           continue;
         }
         rowsReturned++;
+        newRows++;
         region.countRowRead();
         if (spec.limit() > 0 && rowsReturned >= spec.limit()) {
           done = true;
@@ -193,9 +197,17 @@ final class JeScanner implements RegionScanner {
         pending = cells;
         pendingPos = 0;
         pendingRow = row;
+        pendingAfter = outcome.after();
       }
     } finally {
       Cursors.close(cursors);
+    }
+    int last = out.size() - 1;
+    if (done && pending == null && last >= 0 && out.get(last).partial()) {
+      // As HBase (HBASE-21206): a call that finds the region's end after a result cut at its row's last cell
+      // says that result completes its row.
+      RowResult r = out.get(last);
+      out.set(last, new RowResult(r.row(), r.cells(), false));
     }
     return out;
   }
@@ -228,26 +240,63 @@ final class JeScanner implements RegionScanner {
     // As HBase: a filter that judges whole rows (hasFilterRow) must see them whole, so size never cuts them.
     boolean cutBySize = budget.cutRows() && (filter == null || !filter.hasFilterRow());
     int end = pendingPos;
-    while (end < pending.size()) {
+    boolean cut = false;
+    while (end < pending.size() && !cut) {
       bytes[0] += budget.cellSize().applyAsLong(pending.get(end));
       end++;
-      if (spec.batch() > 0 && end - pendingPos >= spec.batch()) {
-        break;
-      }
-      if (cutBySize && bytes[0] >= budget.maxBytes()) {
-        break;
-      }
+      cut = spec.batch() > 0 && end - pendingPos >= spec.batch() || cutBySize && bytes[0] >= budget.maxBytes();
     }
     List<Cell> chunk = List.copyOf(pending.subList(pendingPos, end));
-    boolean more = end < pending.size();
+    boolean cellsLeft = end < pending.size();
+    // HBase's scanner, cut at the row's last visible cell, still says "more in this row" when its next key,
+    // hidden or not (a deleted cell, an older version, a marker), is in the row: the client then counts the
+    // row as done only at the next row, which decides where a scan with a limit ends.
+    boolean more = cellsLeft || cut && keyFollows(pendingRow, pendingAfter);
     RowResult r = new RowResult(pendingRow, chunk, more);
-    if (more) {
+    if (cellsLeft) {
       pendingPos = end;
     } else {
       pending = null;
       pendingRow = null;
+      pendingAfter = null;
     }
     return r;
+  }
+
+  /**
+   * Whether a key of {@code row} lies where HBase's scanner stands after the row's last cell ({@code after}),
+   * in that family or a later one. Fresh cursors: the scan's own sit where its next row search expects them.
+   */
+  private boolean keyFollows(byte[] row, RowReader.After after) {
+    if (after == null) {
+      return false;
+    }
+    byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
+    Cursor[] cursors = Cursors.open(families);
+    try {
+      for (int f = after.family(); f < cursors.length; f++) {
+        boolean own = f == after.family();
+        byte[] from = own ? after.from() : rowPrefix;
+        if (from == null || closedFamilies[f]) {
+          continue;
+        }
+        DatabaseEntry key = new DatabaseEntry(from);
+        DatabaseEntry data = Cursors.noData();
+        if (cursors[f].getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+          continue;
+        }
+        if (own && !after.inclusive() && java.util.Arrays.equals(key.getData(), from)
+            && cursors[f].getNext(key, data, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+          continue;
+        }
+        if (CellKeyCodec.startsWith(key.getData(), rowPrefix)) {
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      Cursors.close(cursors);
+    }
   }
 
   private boolean pastStop(byte[] row) {

@@ -27,7 +27,15 @@ final class RowReader {
    * What reading one row produced. {@code nextKeys[f]} is where family f's cursor stopped after the row when
    * that is known to be the first key past it ({@link #END} if the family has no more keys), else null.
    */
-  record Outcome(List<Cell> cells, byte[] seekRow, byte[][] nextKeys) {}
+  record Outcome(List<Cell> cells, byte[] seekRow, byte[][] nextKeys, After after) {}
+
+  /**
+   * Where HBase's store scanner moves after the row's last returned cell, in family {@code family}: to the
+   * first key after {@code from} ({@code inclusive}: at or after), or, with {@code from} null, past the row in
+   * that family. HBase says a result cut there (by batch or size) may have more cells in its row when a key of
+   * the row, visible or not, lies ahead in that family or a later one; see {@link JeScanner}.
+   */
+  record After(int family, byte[] from, boolean inclusive) {}
 
   /** Marks a family with no keys after the row. */
   static final byte[] END = new byte[0];
@@ -96,12 +104,13 @@ final class RowReader {
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
     byte[] fromFamily = null;
     int lastFiltered = -1;
+    after = null;
     for (int f = 0; f < families.size(); f++) {
       FamilyStore family = families.get(f);
       if (closed[f] || fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
         continue;
       }
-      FamilyWalk walk = new FamilyWalk(family, row, rowPrefix, cursors[f], out, filter);
+      FamilyWalk walk = new FamilyWalk(f, family, row, rowPrefix, cursors[f], out, filter);
       int familyStart = out.size();
       walk.run(starts == null ? null : starts[f]);
       if (options.raw()) {
@@ -116,7 +125,7 @@ final class RowReader {
         closed[f] = true;
       }
       if (walk.hintRow != null) {
-        return new Outcome(out, walk.hintRow, new byte[families.size()][]);
+        return new Outcome(out, walk.hintRow, new byte[families.size()][], after);
       }
       fromFamily = walk.hintFamily;
     }
@@ -127,11 +136,15 @@ final class RowReader {
       // (ColumnCountGetFilter) then reads the next rows without them.
       closed[lastFiltered] = true;
     }
-    return new Outcome(out, null, nextKeys);
+    return new Outcome(out, null, nextKeys, after);
   }
+
+  /** Where HBase stands after the last cell returned so far; see {@link After}. */
+  private After after;
 
   /** The walk over one family's keys of the row. */
   private final class FamilyWalk {
+    private final int index;
     private final FamilyStore family;
     private final byte[] row;
     private final byte[] rowPrefix;
@@ -153,8 +166,12 @@ final class RowReader {
     /** The first key past the row, when the walk ended by reaching it (END at the end of the database). */
     byte[] nextKey;
     private int familyCount;
+    /** The last {@link #emit} put its cell into the row (past the family's offset). */
+    private boolean added;
 
-    FamilyWalk(FamilyStore family, byte[] row, byte[] rowPrefix, Cursor cursor, List<Cell> out, ReadFilter filter) {
+    FamilyWalk(int index, FamilyStore family, byte[] row, byte[] rowPrefix, Cursor cursor, List<Cell> out,
+        ReadFilter filter) {
+      this.index = index;
       this.family = family;
       this.row = row;
       this.rowPrefix = rowPrefix;
@@ -179,7 +196,6 @@ final class RowReader {
       }
       // Family markers come first in the row.
       int markersIncluded = 0;
-      boolean markersLeft = false;
       while (true) {
         byte[] k = key.getData();
         if (pastRow(k)) {
@@ -191,8 +207,7 @@ final class RowReader {
         }
         if (!options.raw()) {
           tracker.familyMarker(decoded.timestamp(), decoded.type());
-        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()
-            && !markersLeft) {
+        } else if (tracker.readRawFamilyMarker(decoded.timestamp(), decoded.type()) && wantsFamilyMarkers()) {
           // HBase files family markers under the empty qualifier: a raw read returns them as that column's cells.
           Cell marker = new Cell(row, family.name(), Bytes.EMPTY, decoded.timestamp(), decoded.type(), Bytes.EMPTY);
           if (filterDone()) {
@@ -213,18 +228,21 @@ final class RowReader {
               break;
             default:
               if (filter != null && markersIncluded >= options.maxVersions()) {
-                // After a filter HBase counts them as versions of the empty-qualifier column: the rest are left.
+                // After a filter HBase counts them as versions of the empty-qualifier column: the rest are left
+                // out, but each is still offered to the filter (HBase steps through that column cell by cell,
+                // as a family marker may lie anywhere in it), which a counting filter notices.
                 if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
                   return;
                 }
-                markersLeft = true;
                 break;
               }
               markersIncluded++;
-              if (!emit(filter == null ? marker : filter.transformCell(marker))
-                  || decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+              boolean more = emit(filter == null ? marker : filter.transformCell(marker));
+              if (!more || decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+                noteAfter(null, false);
                 return;
               }
+              noteAfter(k, false);
           }
         }
         if (!next()) {
@@ -327,11 +345,14 @@ final class RowReader {
           included++;
         }
         if (!emit(filter == null ? cell : filter.transformCell(cell))) {
+          noteAfter(null, false);
           return;
         }
         if (decision == Decision.INCLUDE_AND_SEEK_NEXT_ROW) {
+          noteAfter(null, false);
           return;
         }
+        noteAfterCell(k, q, decision, included);
         if (decision == Decision.INCLUDE_AND_NEXT_COL || columnFull(included)) {
           if (!nextColumn(k, q)) {
             return;
@@ -341,6 +362,32 @@ final class RowReader {
         if (!next()) {
           return;
         }
+      }
+    }
+
+    /**
+     * Notes where HBase's store scanner goes after including this cell: a named column with all its versions
+     * moves to the next named column (past the row after the last one); a filter's "next column" to the column's
+     * end; anything else (HBase's wildcard tracker never skips ahead after an include) to the next key.
+     */
+    private void noteAfterCell(byte[] k, byte[] q, Decision decision, int included) {
+      if (wanted != null && filter == null && included >= options.maxVersions()) {
+        int i = 0;
+        while (i < wanted.size() && Bytes.compare(wanted.get(i), q) <= 0) {
+          i++;
+        }
+        noteAfter(i < wanted.size() ? CellKeyCodec.columnPrefix(row, wanted.get(i)) : null, true);
+      } else if (decision == Decision.INCLUDE_AND_NEXT_COL && wanted == null) {
+        noteAfter(CellKeyCodec.columnEnd(row, q), true);
+      } else {
+        noteAfter(k, false);
+      }
+    }
+
+    /** Records {@link After} for the cell just emitted, if the family's offset let it into the row. */
+    private void noteAfter(byte[] from, boolean inclusive) {
+      if (added) {
+        after = new After(index, from, inclusive);
       }
     }
 
@@ -384,6 +431,7 @@ final class RowReader {
     /** Adds a cell subject to the per-family offset and limit; false when the family is done. */
     private boolean emit(Cell cell) {
       familyCount++;
+      added = false;
       if (options.maxResultsPerFamily() == 0) {
         return false; // HBase counts the cell, then finds the family's limit already reached
       }
@@ -391,6 +439,7 @@ final class RowReader {
         return true;
       }
       out.add(cell);
+      added = true;
       int limit = options.maxResultsPerFamily();
       return limit < 0 || familyCount < options.offsetPerFamily() + limit;
     }

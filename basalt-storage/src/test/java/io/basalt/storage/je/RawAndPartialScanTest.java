@@ -99,4 +99,36 @@ class RawAndPartialScanTest extends RegionTestBase {
           "a(partial)[f1:q0@1=v, f1:q1@1=v, f1:q2@1=v, f1:q3@1=v]", "a(partial)[f1:q4@1=v, f1:q5@1=v]");
     }
   }
+
+  @Test
+  void aCutAtTheRowsLastVisibleCellIsPartialOnlyWhenAStoredKeyOfTheRowFollows() {
+    Region r = fixture().create(FamilySchema.of("f1").withMaxVersions(10).withKeepDeletedCells(KeepDeletedCells.TRUE));
+    // Row a: two visible cells, then q2's older version (beyond the scan's one version) and a deleted cell.
+    apply(r, row("a").put(F1, of("q1"), 5, of("v")).put(F1, of("q2"), 5, of("v")).put(F1, of("q2"), 3, of("old"))
+        .put(F1, of("q3"), 2, of("gone")));
+    apply(r, row("a").deleteColumn(F1, of("q3"), 2));
+    // Row b: two visible cells and nothing else; row c follows.
+    apply(r, row("b").put(F1, of("q1"), 5, of("v")).put(F1, of("q2"), 5, of("v")));
+    put(r, "c", F1, "q", 1, "v");
+    ScanSpec oneVersionBatchTwo = ScanSpec.all().withBatch(2).withRead(ReadOptions.DEFAULT.withMaxVersions(1));
+    try (RegionScanner s = r.scan(oneVersionBatchTwo)) {
+      // As HBase: the batch is full at q2@5 and its scanner's next key (q2@3) is still in row a, so "more in
+      // this row"; row b's batch ends at its last key, so complete.
+      assertThat(rows(s.next(new ScanBudget(2, 1000, true, c -> 10, Long.MAX_VALUE))))
+          .containsExactly("a(partial)[f1:q1@5=v, f1:q2@5=v]", "b[f1:q1@5=v, f1:q2@5=v]");
+    }
+    try (RegionScanner s = r.scan(oneVersionBatchTwo.withStop(of("b"), true))) {
+      // Flagged partial but the region part ends in the same call: the flag is cleared (HBASE-21206).
+      List<RowResult> all = s.next(new ScanBudget(10, 1000, true, c -> 10, Long.MAX_VALUE));
+      assertThat(all.get(all.size() - 1).partial()).isFalse();
+    }
+    try (RegionScanner s = r.scan(ScanSpec.all().withRead(ReadOptions.DEFAULT.withMaxVersions(1)))) {
+      // The size cut at row a's last visible cell: the same rule.
+      assertThat(rows(s.next(new ScanBudget(10, 20, true, c -> 10, Long.MAX_VALUE))))
+          .containsExactly("a(partial)[f1:q1@5=v, f1:q2@5=v]");
+      // A call may begin at most maxNewRows rows.
+      assertThat(rows(s.next(new ScanBudget(10, 1000, true, c -> 10, Long.MAX_VALUE, 1))))
+          .containsExactly("b[f1:q1@5=v, f1:q2@5=v]");
+    }
+  }
 }
