@@ -1,6 +1,7 @@
 package io.basalt.gateway.thrift;
 
 import io.basalt.gateway.lifecycle.Resources;
+import io.basalt.gateway.security.ClusterAccess;
 import io.basalt.gateway.thrift.generated.Hbase;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -16,9 +17,9 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -54,8 +55,10 @@ public final class ThriftGateway implements AutoCloseable {
     this.options = options;
     boolean ok = false;
     try {
-      Connection connection = track(ConnectionFactory.createConnection(conf));
-      ThriftHandler handler = track(new ThriftHandler(connection, options.scannerLeaseMillis()));
+      ThriftSecurity security = ThriftSecurity.from(conf, options.framed());
+      ClusterAccess access = track(ClusterAccess.open(conf, ThriftSecurity.PRINCIPAL, ThriftSecurity.KEYTAB,
+          options.bindAddress(), ThriftSecurity.MAX_IDLE));
+      ThriftHandler handler = track(new ThriftHandler(access.connection(), options.scannerLeaseMillis()));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       track(registry::close);
       JvmGcMetrics gc = track(new JvmGcMetrics());
@@ -68,9 +71,11 @@ public final class ThriftGateway implements AutoCloseable {
       metricsEndpoint = options.infoPort() < 0 ? null
           : track(new MetricsEndpoint(options.bindAddress(), options.infoPort(), registry));
 
-      socket = track(new TServerSocket(new InetSocketAddress(options.bindAddress(), options.port())));
+      InetSocketAddress address = new InetSocketAddress(options.bindAddress(), options.port());
+      socket = track(security.tls() == null ? new TServerSocket(address) : tlsSocket(security.tls(), address));
       TTransportFactory transport = options.framed() ? new TFramedTransport.Factory(options.maxFrameBytes())
-          : new TTransportFactory();
+          : security.transport(new TTransportFactory(), access, access.login() == null ? ""
+              : access.login().getUserName());
       TProtocolFactory protocol = options.compact() ? new TCompactProtocol.Factory() : new TBinaryProtocol.Factory();
       AtomicInteger workerIds = new AtomicInteger();
       ThreadPoolExecutor workers = new ThreadPoolExecutor(options.minWorkers(), options.maxWorkers(), 60,
@@ -80,7 +85,7 @@ public final class ThriftGateway implements AutoCloseable {
             return t;
           });
       TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-          .processor(countingDrops(new Hbase.Processor<>(metrics.timed(handler)), metrics))
+          .processor(countingDrops(security.actingForClient(new Hbase.Processor<>(metrics.timed(handler))), metrics))
           .transportFactory(transport).protocolFactory(protocol).executorService(workers);
       args.stopTimeoutVal = 2;
       args.stopTimeoutUnit = TimeUnit.SECONDS;
@@ -106,12 +111,23 @@ public final class ThriftGateway implements AutoCloseable {
     }
   }
 
+  private static TServerSocket tlsSocket(SSLContext tls, InetSocketAddress address) throws TTransportException {
+    try {
+      // The handshake runs on the first read, in the connection's worker thread, not in the accepting one.
+      return new TServerSocket(tls.getServerSocketFactory().createServerSocket(address.getPort(), 128,
+          address.getAddress()));
+    } catch (IOException e) {
+      throw new TTransportException(e);
+    }
+  }
+
   /** Starts serving with the options in {@code conf} (HBase's thrift keys) against the cluster {@code conf} names. */
   public static ThriftGateway start(Configuration conf) throws IOException {
     ThriftGatewayOptions options = ThriftGatewayOptions.from(conf);
     ThriftGateway gateway = new ThriftGateway(conf, options);
-    LOG.info("Thrift 1 gateway on {}:{} ({}), /metrics on port {}", options.bindAddress(), gateway.port(),
-        options.describe(), gateway.metricsPort());
+    LOG.info("Thrift 1 gateway on {}:{} ({}{}), /metrics on port {}", options.bindAddress(), gateway.port(),
+        options.describe(), gateway.socket.getServerSocket() instanceof SSLServerSocket ? ", TLS" : "",
+        gateway.metricsPort());
     return gateway;
   }
 
