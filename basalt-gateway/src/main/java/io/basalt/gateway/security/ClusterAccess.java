@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +41,7 @@ public final class ClusterAccess implements AutoCloseable {
   private final UserGroupInformation login;
   private final User gateway;
   private final Connection own;
-  private final Map<String, Open> byUser = new ConcurrentHashMap<>();
+  private final Map<String, Open> byUser = new HashMap<>(); // guarded by itself
   private final ScheduledExecutorService janitor;
   private final long maxIdleNanos;
   private final Connection current;
@@ -53,6 +53,7 @@ public final class ClusterAccess implements AutoCloseable {
     this.gateway = gateway;
     this.own = ConnectionFactory.createConnection(conf, gateway);
     this.maxIdleNanos = TimeUnit.MILLISECONDS.toNanos(maxIdleMillis);
+    ProxyUsers.refreshSuperUserGroupsConfiguration(conf); // Hadoop's rules are process-wide, read once
     this.janitor = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gateway-connection-janitor");
       t.setDaemon(true);
@@ -141,7 +142,6 @@ public final class ClusterAccess implements AutoCloseable {
    * {@code realUser}, who authenticated from {@code from}, act for {@code doAsUser}? The cluster checks again.
    */
   public void authorizeProxy(String realUser, String doAsUser, String from) throws AuthorizationException {
-    ProxyUsers.refreshSuperUserGroupsConfiguration(conf);
     UserGroupInformation proxy = UserGroupInformation.createProxyUser(doAsUser,
         UserGroupInformation.createRemoteUser(realUser));
     ProxyUsers.authorize(proxy, from);
@@ -151,19 +151,17 @@ public final class ClusterAccess implements AutoCloseable {
     if (user == null || user.equals(gateway.getShortName())) {
       return own;
     }
-    Open open = byUser.get(user);
-    if (open == null) {
-      synchronized (byUser) {
-        open = byUser.get(user);
-        if (open == null) {
-          UserGroupInformation proxy = UserGroupInformation.createProxyUser(user, gateway.getUGI());
-          open = new Open(ConnectionFactory.createConnection(conf, User.create(proxy)), new long[1]);
-          byUser.put(user, open);
-        }
+    // One lock with closeIdle, so a connection just handed out is never one being closed as idle.
+    synchronized (byUser) {
+      Open open = byUser.get(user);
+      if (open == null) {
+        UserGroupInformation proxy = UserGroupInformation.createProxyUser(user, gateway.getUGI());
+        open = new Open(ConnectionFactory.createConnection(conf, User.create(proxy)), new long[1]);
+        byUser.put(user, open);
       }
+      open.lastUse[0] = System.nanoTime();
+      return open.connection;
     }
-    open.lastUse[0] = System.nanoTime();
-    return open.connection;
   }
 
   private void closeIdle() {
@@ -181,7 +179,9 @@ public final class ClusterAccess implements AutoCloseable {
 
   /** Connections open for end users (the gateway's own not counted). */
   public int userConnections() {
-    return byUser.size();
+    synchronized (byUser) {
+      return byUser.size();
+    }
   }
 
   private static void closeQuietly(Connection c) {
