@@ -43,6 +43,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.protobuf.generated.AuthenticationProtos;
 import org.apache.hadoop.hbase.security.access.AccessControlClient;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.hadoop.hbase.security.provider.SaslClientAuthenticationProviders;
@@ -180,6 +181,37 @@ class GatewaySecurityTest {
 
   private static UserGroupInformation login(String user) throws IOException {
     return UserGroupInformation.loginUserFromKeytabAndReturnUGI(user + "@" + REALM, keytab.toString());
+  }
+
+  // ---- proxy users at the cluster
+
+  @SuppressWarnings("deprecation")
+  private static String[] whoAmIAs(UserGroupInformation user) throws Exception {
+    return user.doAs((PrivilegedExceptionAction<String[]>) () -> {
+      try (Connection c = ConnectionFactory.createConnection(clusterClientConf()); Table t = c.getTable(TABLE)) {
+        t.get(new org.apache.hadoop.hbase.client.Get(Bytes.toBytes("row1")));
+        AuthenticationProtos.WhoAmIResponse who = AuthenticationProtos.AuthenticationService
+            .newBlockingStub(t.coprocessorService(Bytes.toBytes("row1")))
+            .whoAmI(null, AuthenticationProtos.WhoAmIRequest.getDefaultInstance());
+        return new String[] {who.getUsername(), who.getAuthMethod()};
+      }
+    });
+  }
+
+  @Test
+  void theClusterAdmitsProxyUsersByItsRules() throws Exception {
+    UserGroupInformation rest = UserGroupInformation.loginUserFromKeytabAndReturnUGI("rest/" + host + "@" + REALM,
+        keytab.toString());
+    assertThat(whoAmIAs(UserGroupInformation.createProxyUser("alice", rest))).containsExactly("alice", "PROXY");
+    // bob may be impersonated, but the ACLs are bob's: he reads nothing.
+    assertThatThrownBy(() -> whoAmIAs(UserGroupInformation.createProxyUser("bob", rest)))
+        .hasStackTraceContaining("Insufficient permissions");
+    // No rule lets rest act for carol, nor svc (no rules at all) for alice: the connection is refused.
+    assertThatThrownBy(() -> whoAmIAs(UserGroupInformation.createProxyUser("carol", rest)))
+        .hasStackTraceContaining("ConnectionClosedException");
+    assertThatThrownBy(() -> whoAmIAs(UserGroupInformation.createProxyUser("alice", login("svc"))))
+        .hasStackTraceContaining("ConnectionClosedException");
+    assertThat(whoAmIAs(login("alice"))).containsExactly("alice@" + REALM, "KERBEROS");
   }
 
   // ---- REST
