@@ -18,7 +18,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
@@ -47,7 +46,8 @@ public final class ThriftGateway implements AutoCloseable {
   private final Resources resources = new Resources("the Thrift gateway");
   private final ThriftGatewayOptions options;
   private final TServerSocket socket;
-  private final TServer server;
+  private final TServer server; // binary mode; null in HTTP mode
+  private final ThriftHttpServer http; // HTTP mode; null in binary mode
   private final MetricsEndpoint metricsEndpoint;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -72,10 +72,6 @@ public final class ThriftGateway implements AutoCloseable {
           : track(new MetricsEndpoint(options.bindAddress(), options.infoPort(), registry));
 
       InetSocketAddress address = new InetSocketAddress(options.bindAddress(), options.port());
-      socket = track(security.tls() == null ? new TServerSocket(address) : tlsSocket(security.tls(), address));
-      TTransportFactory transport = options.framed() ? new TFramedTransport.Factory(options.maxFrameBytes())
-          : security.transport(new TTransportFactory(), access, access.login() == null ? ""
-              : access.login().getUserName());
       TProtocolFactory protocol = options.compact() ? new TCompactProtocol.Factory() : new TBinaryProtocol.Factory();
       AtomicInteger workerIds = new AtomicInteger();
       ThreadPoolExecutor workers = new ThreadPoolExecutor(options.minWorkers(), options.maxWorkers(), 60,
@@ -84,8 +80,23 @@ public final class ThriftGateway implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+      TProcessor processor = new Hbase.Processor<>(metrics.timed(handler));
+      if (security.http()) {
+        track(workers::shutdownNow);
+        socket = null;
+        server = null;
+        http = track(new ThriftHttpServer(address, security.tls(), security.spnego(conf, access),
+            security.proxyUsers(), access, processor, protocol, workers));
+        ok = true;
+        return;
+      }
+      http = null;
+      socket = track(security.tls() == null ? new TServerSocket(address) : tlsSocket(security.tls(), address));
+      TTransportFactory transport = options.framed() ? new TFramedTransport.Factory(options.maxFrameBytes())
+          : security.transport(new TTransportFactory(), access, access.login() == null ? ""
+              : access.login().getUserName());
       TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-          .processor(countingDrops(security.actingForClient(new Hbase.Processor<>(metrics.timed(handler))), metrics))
+          .processor(countingDrops(security.actingForClient(processor), metrics))
           .transportFactory(transport).protocolFactory(protocol).executorService(workers);
       args.stopTimeoutVal = 2;
       args.stopTimeoutUnit = TimeUnit.SECONDS;
@@ -126,8 +137,8 @@ public final class ThriftGateway implements AutoCloseable {
     ThriftGatewayOptions options = ThriftGatewayOptions.from(conf);
     ThriftGateway gateway = new ThriftGateway(conf, options);
     LOG.info("Thrift 1 gateway on {}:{} ({}{}), /metrics on port {}", options.bindAddress(), gateway.port(),
-        options.describe(), gateway.socket.getServerSocket() instanceof SSLServerSocket ? ", TLS" : "",
-        gateway.metricsPort());
+        gateway.http != null ? "HTTP" : options.describe(), conf.getBoolean("hbase.thrift.ssl.enabled", false)
+            ? ", TLS" : "", gateway.metricsPort());
     return gateway;
   }
 
@@ -154,7 +165,7 @@ public final class ThriftGateway implements AutoCloseable {
   }
 
   public int port() {
-    return socket.getServerSocket().getLocalPort();
+    return http != null ? http.port() : socket.getServerSocket().getLocalPort();
   }
 
   /** The /metrics port, or -1 when it is off. */
@@ -177,6 +188,11 @@ public final class ThriftGateway implements AutoCloseable {
 
   @Override
   public void close() {
+    if (http != null) {
+      stopped.countDown();
+      resources.close();
+      return;
+    }
     server.stop();
     try {
       stopped.await(10, TimeUnit.SECONDS);

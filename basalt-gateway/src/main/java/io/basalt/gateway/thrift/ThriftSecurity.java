@@ -2,6 +2,7 @@ package io.basalt.gateway.thrift;
 
 import io.basalt.gateway.security.ClusterAccess;
 import io.basalt.gateway.security.ListenerTls;
+import io.basalt.gateway.security.SpnegoAuthenticator;
 import java.io.IOException;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.security.PrivilegedExceptionAction;
@@ -27,24 +28,27 @@ import org.apache.thrift.transport.TTransportFactory;
  * {@code hbase.thrift.keytab.file}) and SASL GSSAPI for its clients when {@code hbase.thrift.security.qop} is set
  * (auth, auth-int or auth-conf; HBase's names authentication, integrity, privacy too). As in HBase, a SASL client
  * acts as itself: every call of its connection runs as a proxy user for its principal's short name, so the
- * cluster's ACLs apply to it. HBase refuses SASL with framed transport, and HTTP mode is not served here:
- * both stop the gateway at start.
+ * cluster's ACLs apply to it. HBase refuses SASL with framed transport: that stops the gateway at start. In HTTP
+ * mode ({@code hbase.regionserver.thrift.http}) SPNEGO authenticates instead, and {@code hbase.thrift.support.proxyuser}
+ * allows a {@code doAs} header (see {@link ThriftHttpServer}).
  */
-record ThriftSecurity(SSLContext tls, String qop) {
+record ThriftSecurity(SSLContext tls, String qop, boolean http, boolean proxyUsers) {
   static final String PRINCIPAL = "hbase.thrift.kerberos.principal";
   static final String KEYTAB = "hbase.thrift.keytab.file";
   static final String QOP = "hbase.thrift.security.qop";
   static final String MAX_IDLE = "hbase.thrift.connection.max-idletime";
   static final String HTTP = "hbase.regionserver.thrift.http";
+  static final String SUPPORT_PROXYUSER = "hbase.thrift.support.proxyuser";
+  static final String SPNEGO_PRINCIPAL = "hbase.thrift.spnego.principal";
+  static final String SPNEGO_KEYTAB = "hbase.thrift.spnego.keytab.file";
 
   static ThriftSecurity from(Configuration conf, boolean framed) throws IOException {
-    if (conf.getBoolean(HTTP, false)) {
-      throw new IOException(HTTP + " is true: Basalt's Thrift gateway serves the binary socket transport only");
-    }
+    boolean http = conf.getBoolean(HTTP, false);
+    boolean proxyUsers = conf.getBoolean(SUPPORT_PROXYUSER, false);
     SSLContext tls = ListenerTls.fromConf(conf, "hbase.thrift.ssl");
     String qop = conf.get(QOP);
     if (qop == null || qop.isEmpty()) {
-      return new ThriftSecurity(tls, null);
+      return new ThriftSecurity(tls, null, http, proxyUsers);
     }
     String saslQop = switch (qop.toLowerCase(Locale.ROOT)) {
       case "auth", "authentication" -> "auth";
@@ -57,10 +61,31 @@ record ThriftSecurity(SSLContext tls, String qop) {
       throw new IOException("Thrift server must run in secure mode to support authentication (" + QOP
           + " needs hbase.security.authentication=kerberos)");
     }
+    if (http) {
+      // HTTP mode authenticates with SPNEGO; HBase refuses privacy without TLS there.
+      if (saslQop.equals("auth-conf") && tls == null) {
+        throw new IOException("Thrift HTTP Server's QoP is privacy, but hbase.thrift.ssl.enabled is false");
+      }
+      return new ThriftSecurity(tls, null, true, proxyUsers);
+    }
     if (framed) {
       throw new IOException("Thrift server authentication doesn't work with framed transport yet (" + QOP + ")");
     }
-    return new ThriftSecurity(tls, saslQop);
+    return new ThriftSecurity(tls, saslQop, false, proxyUsers);
+  }
+
+  /**
+   * HTTP mode's SPNEGO acceptor when the cluster needs Kerberos ({@code hbase.thrift.spnego.principal} and
+   * {@code .keytab.file}, else the gateway's own principal and keytab, as HBase falls back), else null.
+   */
+  SpnegoAuthenticator spnego(Configuration conf, ClusterAccess access) throws IOException {
+    if (access.login() == null) {
+      return null;
+    }
+    String principal = conf.get(SPNEGO_PRINCIPAL, conf.get(PRINCIPAL, ""));
+    String keytab = conf.get(SPNEGO_KEYTAB, conf.get(KEYTAB, ""));
+    return SpnegoAuthenticator.login(principal.replace("_HOST",
+        ClusterAccess.canonical(conf.get(ThriftGatewayOptions.BIND))), keytab, SPNEGO_PRINCIPAL, SPNEGO_KEYTAB);
   }
 
   /**

@@ -24,6 +24,11 @@ class ThriftSecurityTest {
     assertThat(ThriftSecurity.from(conf("integrity"), false).qop()).isEqualTo("auth-int");
     assertThat(ThriftSecurity.from(conf("auth-conf"), false).qop()).isEqualTo("auth-conf");
     assertThat(ThriftSecurity.from(conf("PRIVACY"), false).qop()).isEqualTo("auth-conf");
+    // HTTP mode authenticates with SPNEGO, not SASL; framed transport does not apply to it.
+    Configuration http = conf("auth");
+    http.setBoolean(ThriftSecurity.HTTP, true);
+    assertThat(ThriftSecurity.from(http, true).qop()).isNull();
+    assertThat(ThriftSecurity.from(http, true).http()).isTrue();
   }
 
   @Test
@@ -34,9 +39,10 @@ class ThriftSecurityTest {
     Configuration simple = conf("auth");
     simple.set("hbase.security.authentication", "simple");
     assertThatThrownBy(() -> ThriftSecurity.from(simple, false)).hasMessageContaining("secure mode");
-    Configuration http = conf(null);
+    Configuration http = conf("privacy");
     http.setBoolean(ThriftSecurity.HTTP, true);
-    assertThatThrownBy(() -> ThriftSecurity.from(http, false)).hasMessageContaining("binary socket transport only");
+    assertThatThrownBy(() -> ThriftSecurity.from(http, false))
+        .hasMessage("Thrift HTTP Server's QoP is privacy, but hbase.thrift.ssl.enabled is false");
     Configuration tls = conf(null);
     tls.setBoolean("hbase.thrift.ssl.enabled", true);
     assertThatThrownBy(() -> ThriftSecurity.from(tls, false))

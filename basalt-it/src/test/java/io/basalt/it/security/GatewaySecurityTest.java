@@ -433,4 +433,59 @@ class GatewaySecurityTest {
       })).isInstanceOf(Exception.class);
     }
   }
+
+  // ---- Thrift, HTTP mode
+
+  /** One getRow of row1 as a Thrift-over-HTTP POST: the status, and the value or the IOError's message. */
+  private static String[] thriftHttpRead(HttpClient http, int port, String auth, String doAs) throws Exception {
+    org.apache.thrift.transport.TMemoryBuffer request = new org.apache.thrift.transport.TMemoryBuffer(256);
+    org.apache.thrift.transport.TMemoryInputTransport response = new org.apache.thrift.transport.TMemoryInputTransport();
+    Hbase.Client client = new Hbase.Client(new TBinaryProtocol(response), new TBinaryProtocol(request));
+    client.send_getRow(ByteBuffer.wrap(Bytes.toBytes("gw")), ByteBuffer.wrap(Bytes.toBytes("row1")), Map.of());
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/"))
+        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/x-thrift")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(java.util.Arrays.copyOf(request.getArray(), request.length())));
+    if (auth != null) {
+      b.header("Authorization", auth);
+    }
+    if (doAs != null) {
+      b.header("doAs", doAs);
+    }
+    HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      return new String[] {Integer.toString(r.statusCode()), new String(r.body(), StandardCharsets.UTF_8)};
+    }
+    response.reset(r.body());
+    try {
+      List<TRowResult> rows = client.recv_getRow();
+      return new String[] {"200", Bytes.toString(rows.get(0).getColumns().get(ByteBuffer.wrap(Bytes.toBytes("f:q")))
+          .getValue())};
+    } catch (IOError e) {
+      return new String[] {"200", e.getMessage()};
+    }
+  }
+
+  @Test
+  void thriftHttpModeOverHttpsWithSpnegoAndDoAs() throws Exception {
+    Configuration conf = thriftConf();
+    conf.unset("hbase.thrift.security.qop");
+    conf.setBoolean("hbase.regionserver.thrift.http", true);
+    conf.set("hbase.thrift.spnego.principal", "HTTP/_HOST@" + REALM);
+    conf.set("hbase.thrift.spnego.keytab.file", keytab.toString());
+    conf.setBoolean("hbase.thrift.support.proxyuser", true);
+    conf.set("hadoop.proxyuser.svc.users", "alice");
+    conf.set("hadoop.proxyuser.svc.hosts", "*");
+    try (ThriftGateway gw = ThriftGateway.start(conf)) {
+      HttpClient http = HttpClient.newBuilder().sslContext(trusting(pki.truststore())).build();
+      assertThat(thriftHttpRead(http, gw.port(), null, null)[0]).isEqualTo("401");
+      assertThat(thriftHttpRead(http, gw.port(), negotiate(login("alice")), null)).containsExactly("200", "v1");
+      assertThat(thriftHttpRead(http, gw.port(), negotiate(login("bob")), null)[1])
+          .contains("Insufficient permissions");
+      UserGroupInformation svc = login("svc");
+      assertThat(thriftHttpRead(http, gw.port(), negotiate(svc), "alice")).containsExactly("200", "v1");
+      String[] refused = thriftHttpRead(http, gw.port(), negotiate(svc), "bob");
+      assertThat(refused[0]).isEqualTo("403");
+      assertThat(refused[1]).contains("User: svc is not allowed to impersonate bob");
+    }
+  }
 }
