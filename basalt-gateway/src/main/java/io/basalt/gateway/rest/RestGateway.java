@@ -1,7 +1,7 @@
 package io.basalt.gateway.rest;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpContext;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
