@@ -4,6 +4,7 @@ import io.basalt.gateway.rest.RestGateway;
 import io.basalt.gateway.rest.RestGatewayOptions;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ZooKeeperKeys;
+import java.io.IOException;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -62,7 +63,7 @@ final class RestCommand implements Callable<Integer> {
     RestGateway gateway;
     try {
       gateway = RestGateway.start(conf);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IOException e) { // settings it cannot honour: one line, exit 2
       throw new CliFailure(e.getMessage());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "rest-shutdown"));

@@ -4,6 +4,7 @@ import io.basalt.gateway.thrift.ThriftGateway;
 import io.basalt.gateway.thrift.ThriftGatewayOptions;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ZooKeeperKeys;
+import java.io.IOException;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -85,7 +86,7 @@ final class ThriftCommand implements Callable<Integer> {
     ThriftGateway gateway;
     try {
       gateway = ThriftGateway.start(conf);
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | IOException e) { // settings it cannot honour: one line, exit 2
       throw new CliFailure(e.getMessage());
     }
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "thrift-shutdown"));

@@ -1,8 +1,12 @@
 package io.basalt.gateway.rest;
 
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.basalt.gateway.lifecycle.Resources;
+import io.basalt.gateway.security.ClusterAccess;
 import io.basalt.gateway.thrift.MetricsEndpoint;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -24,8 +28,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +56,12 @@ public final class RestGateway implements AutoCloseable {
     this.options = options;
     boolean ok = false;
     try {
-      Connection connection = track(ConnectionFactory.createConnection(conf));
+      RestSecurity security = RestSecurity.from(conf);
+      ClusterAccess access = track(ClusterAccess.open(conf, RestSecurity.PRINCIPAL, RestSecurity.KEYTAB,
+          options.bindAddress(), RestSecurity.MAX_IDLE));
       RestScanners scanners = track(new RestScanners(TimeUnit.MILLISECONDS.toNanos(options.scannerLeaseMillis()),
           System::nanoTime));
-      RestRouter router = new RestRouter(connection, scanners, options.readOnly());
+      RestRouter router = new RestRouter(access.connection(), scanners, options.readOnly());
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       track(registry::close);
       JvmGcMetrics gc = track(new JvmGcMetrics());
@@ -70,8 +74,15 @@ public final class RestGateway implements AutoCloseable {
       metricsEndpoint = options.infoPort() < 0 ? null
           : track(new MetricsEndpoint(options.bindAddress(), options.infoPort(), registry));
 
+      InetSocketAddress address = new InetSocketAddress(options.bindAddress(), options.port());
       try {
-        server = HttpServer.create(new InetSocketAddress(options.bindAddress(), options.port()), 128);
+        if (security.tls() != null) {
+          HttpsServer https = HttpsServer.create(address, 128);
+          https.setHttpsConfigurator(new HttpsConfigurator(security.tls()));
+          server = https;
+        } else {
+          server = HttpServer.create(address, 128);
+        }
       } catch (IOException e) {
         throw new IOException("cannot listen on " + options.bindAddress() + ":" + options.port() + ": "
             + e.getMessage(), e);
@@ -87,7 +98,20 @@ public final class RestGateway implements AutoCloseable {
       workers.allowCoreThreadTimeOut(true);
       track(workers::shutdownNow);
       server.setExecutor(workers);
-      server.createContext("/", exchange -> serve(exchange, router, metrics));
+      String scheme = security.tls() != null ? "https://" : "http://";
+      HttpContext root = server.createContext("/", exchange -> {
+        try {
+          ClusterAccess.actAs(security.effectiveUser(exchange, access));
+          serve(exchange, router, metrics, scheme);
+        } catch (RestException e) {
+          refuse(exchange, e, metrics);
+        } finally {
+          ClusterAccess.actAs(null);
+        }
+      });
+      if (security.spnego() != null) {
+        root.setAuthenticator(security.spnego());
+      }
       server.start();
       ok = true;
     } finally {
@@ -101,12 +125,29 @@ public final class RestGateway implements AutoCloseable {
   public static RestGateway start(Configuration conf) throws IOException {
     RestGatewayOptions options = RestGatewayOptions.from(conf);
     RestGateway gateway = new RestGateway(conf, options);
-    LOG.info("REST gateway on {}:{}, /metrics on port {}{}", options.bindAddress(), gateway.port(),
-        gateway.metricsPort(), options.readOnly() ? " (read-only)" : "");
+    LOG.info("REST gateway on {}:{}{}, /metrics on port {}{}", options.bindAddress(), gateway.port(),
+        gateway.server instanceof HttpsServer ? " (HTTPS)" : "", gateway.metricsPort(),
+        options.readOnly() ? " (read-only)" : "");
     return gateway;
   }
 
-  private static void serve(HttpExchange exchange, RestRouter router, RestMetrics metrics) throws IOException {
+  /** A request refused before it reached a resource (a doAs not allowed). */
+  private static void refuse(HttpExchange exchange, RestException e, RestMetrics metrics) throws IOException {
+    long start = System.nanoTime();
+    try (exchange) {
+      RestReply reply = RestReply.error(e.status, e.getMessage());
+      exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+      exchange.sendResponseHeaders(reply.status(), reply.body().length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(reply.body());
+      }
+    } finally {
+      metrics.record(exchange.getRequestMethod(), "unknown", e.status, System.nanoTime() - start);
+    }
+  }
+
+  private static void serve(HttpExchange exchange, RestRouter router, RestMetrics metrics, String scheme)
+      throws IOException {
     long start = System.nanoTime();
     String method = exchange.getRequestMethod();
     String resource = "unknown";
@@ -123,7 +164,7 @@ public final class RestGateway implements AutoCloseable {
             exchange.getRequestURI().getRawQuery(), exchange.getRequestHeaders().getFirst("Accept"),
             exchange.getRequestHeaders().getFirst("Content-Type"), body, cellHeaders);
         resource = RestRouter.resourceOf(req.segments());
-        reply = router.handle(req, baseUrl(exchange));
+        reply = router.handle(req, baseUrl(exchange, scheme));
       } catch (RestException e) {
         reply = RestReply.error(e.status, e.getMessage());
       }
@@ -157,13 +198,13 @@ public final class RestGateway implements AutoCloseable {
   }
 
   /** Where the client reached us, for the Location of a new scanner. */
-  private static String baseUrl(HttpExchange exchange) {
+  private static String baseUrl(HttpExchange exchange, String scheme) {
     String host = exchange.getRequestHeaders().getFirst("Host");
     if (host == null || host.isBlank()) {
       InetSocketAddress local = exchange.getLocalAddress();
       host = local.getHostString() + ":" + local.getPort();
     }
-    return "http://" + host;
+    return scheme + host;
   }
 
   public int port() {

@@ -8,6 +8,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
+import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,6 +204,9 @@ final class RestRouter {
       }
       if (t instanceof RetriesExhaustedWithDetailsException details && !details.getCauses().isEmpty()) {
         return statusOf(details.getCause(0));
+      }
+      if (t instanceof AccessDeniedException) {
+        return 403; // HBase's REST server answers the cluster's refusal so
       }
       if (t instanceof DoNotRetryIOException) {
         return 400;

@@ -1,6 +1,7 @@
 package io.basalt.gateway.thrift;
 
 import io.basalt.gateway.lifecycle.Resources;
+import io.basalt.gateway.security.ClusterAccess;
 import io.basalt.gateway.thrift.generated.Hbase;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -16,9 +17,8 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -46,7 +46,8 @@ public final class ThriftGateway implements AutoCloseable {
   private final Resources resources = new Resources("the Thrift gateway");
   private final ThriftGatewayOptions options;
   private final TServerSocket socket;
-  private final TServer server;
+  private final TServer server; // binary mode; null in HTTP mode
+  private final ThriftHttpServer http; // HTTP mode; null in binary mode
   private final MetricsEndpoint metricsEndpoint;
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -54,8 +55,10 @@ public final class ThriftGateway implements AutoCloseable {
     this.options = options;
     boolean ok = false;
     try {
-      Connection connection = track(ConnectionFactory.createConnection(conf));
-      ThriftHandler handler = track(new ThriftHandler(connection, options.scannerLeaseMillis()));
+      ThriftSecurity security = ThriftSecurity.from(conf, options.framed());
+      ClusterAccess access = track(ClusterAccess.open(conf, ThriftSecurity.PRINCIPAL, ThriftSecurity.KEYTAB,
+          options.bindAddress(), ThriftSecurity.MAX_IDLE));
+      ThriftHandler handler = track(new ThriftHandler(access.connection(), options.scannerLeaseMillis()));
       PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
       track(registry::close);
       JvmGcMetrics gc = track(new JvmGcMetrics());
@@ -68,9 +71,7 @@ public final class ThriftGateway implements AutoCloseable {
       metricsEndpoint = options.infoPort() < 0 ? null
           : track(new MetricsEndpoint(options.bindAddress(), options.infoPort(), registry));
 
-      socket = track(new TServerSocket(new InetSocketAddress(options.bindAddress(), options.port())));
-      TTransportFactory transport = options.framed() ? new TFramedTransport.Factory(options.maxFrameBytes())
-          : new TTransportFactory();
+      InetSocketAddress address = new InetSocketAddress(options.bindAddress(), options.port());
       TProtocolFactory protocol = options.compact() ? new TCompactProtocol.Factory() : new TBinaryProtocol.Factory();
       AtomicInteger workerIds = new AtomicInteger();
       ThreadPoolExecutor workers = new ThreadPoolExecutor(options.minWorkers(), options.maxWorkers(), 60,
@@ -79,8 +80,23 @@ public final class ThriftGateway implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
+      TProcessor processor = new Hbase.Processor<>(metrics.timed(handler));
+      if (security.http()) {
+        track(workers::shutdownNow);
+        socket = null;
+        server = null;
+        http = track(new ThriftHttpServer(address, security.tls(), security.spnego(conf, access),
+            security.proxyUsers(), access, processor, protocol, workers));
+        ok = true;
+        return;
+      }
+      http = null;
+      socket = track(security.tls() == null ? new TServerSocket(address) : tlsSocket(security.tls(), address));
+      TTransportFactory transport = options.framed() ? new TFramedTransport.Factory(options.maxFrameBytes())
+          : security.transport(new TTransportFactory(), access, access.login() == null ? ""
+              : access.login().getUserName());
       TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-          .processor(countingDrops(new Hbase.Processor<>(metrics.timed(handler)), metrics))
+          .processor(countingDrops(security.actingForClient(processor), metrics))
           .transportFactory(transport).protocolFactory(protocol).executorService(workers);
       args.stopTimeoutVal = 2;
       args.stopTimeoutUnit = TimeUnit.SECONDS;
@@ -106,12 +122,23 @@ public final class ThriftGateway implements AutoCloseable {
     }
   }
 
+  private static TServerSocket tlsSocket(SSLContext tls, InetSocketAddress address) throws TTransportException {
+    try {
+      // The handshake runs on the first read, in the connection's worker thread, not in the accepting one.
+      return new TServerSocket(tls.getServerSocketFactory().createServerSocket(address.getPort(), 128,
+          address.getAddress()));
+    } catch (IOException e) {
+      throw new TTransportException(e);
+    }
+  }
+
   /** Starts serving with the options in {@code conf} (HBase's thrift keys) against the cluster {@code conf} names. */
   public static ThriftGateway start(Configuration conf) throws IOException {
     ThriftGatewayOptions options = ThriftGatewayOptions.from(conf);
     ThriftGateway gateway = new ThriftGateway(conf, options);
-    LOG.info("Thrift 1 gateway on {}:{} ({}), /metrics on port {}", options.bindAddress(), gateway.port(),
-        options.describe(), gateway.metricsPort());
+    LOG.info("Thrift 1 gateway on {}:{} ({}{}), /metrics on port {}", options.bindAddress(), gateway.port(),
+        gateway.http != null ? "HTTP" : options.describe(), conf.getBoolean("hbase.thrift.ssl.enabled", false)
+            ? ", TLS" : "", gateway.metricsPort());
     return gateway;
   }
 
@@ -138,7 +165,7 @@ public final class ThriftGateway implements AutoCloseable {
   }
 
   public int port() {
-    return socket.getServerSocket().getLocalPort();
+    return http != null ? http.port() : socket.getServerSocket().getLocalPort();
   }
 
   /** The /metrics port, or -1 when it is off. */
@@ -161,6 +188,11 @@ public final class ThriftGateway implements AutoCloseable {
 
   @Override
   public void close() {
+    if (http != null) {
+      stopped.countDown();
+      resources.close();
+      return;
+    }
     server.stop();
     try {
       stopped.await(10, TimeUnit.SECONDS);

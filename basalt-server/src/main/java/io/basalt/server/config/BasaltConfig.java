@@ -31,7 +31,7 @@ public final class BasaltConfig {
       var key = KnownKeys.byName(e.getKey());
       if (key.isPresent()) {
         v.put(e.getKey(), key.get().parse(expand(e.getKey(), e.getValue(), raw, 0)));
-      } else {
+      } else if (!e.getKey().startsWith("hadoop.proxyuser.")) { // a family of keys, read by security.ProxyUserRules
         w.add(unknownKeyWarning(e.getKey()));
       }
     }

@@ -24,6 +24,11 @@ public record Caller(String claimedUser, boolean clusterMember, String tlsPeer, 
     KERBEROS,
     /** SASL DIGEST-MD5 with a token this cluster issued. */
     TOKEN,
+    /**
+     * A Kerberos-authenticated real user (a gateway) acting for the user its connection header names, admitted
+     * by the {@code hadoop.proxyuser.*} rules: the name is that effective user's.
+     */
+    PROXY,
     /** The CN of a verified TLS client certificate (client auth NEED). */
     CERTIFICATE,
     /** Security on and nothing proven (only with the anonymous fallback setting): no name, no rights. */
@@ -70,7 +75,8 @@ public record Caller(String claimedUser, boolean clusterMember, String tlsPeer, 
 
   /** Whether the identity was proven (Kerberos, token or certificate), not merely claimed. */
   public boolean authenticated() {
-    return authMethod == AuthMethod.KERBEROS || authMethod == AuthMethod.TOKEN || authMethod == AuthMethod.CERTIFICATE;
+    return authMethod == AuthMethod.KERBEROS || authMethod == AuthMethod.TOKEN || authMethod == AuthMethod.CERTIFICATE
+        || authMethod == AuthMethod.PROXY;
   }
 
   public Caller withUser(String user) {

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -87,7 +88,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
     // TLS, the member handshake and SASL are complete by the time a header arrives.
     try {
       caller = CallerIdentity.of(header, established, auth, MemberHandshakeHandler.isMember(ctx.channel()),
-          ServerSecurity.tlsPeer(ctx.pipeline()));
+          ServerSecurity.tlsPeer(ctx.pipeline()),
+          ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null);
     } catch (AccessDeniedException e) {
       fatalDenied(ctx, e);
       return;

@@ -1,11 +1,15 @@
 package io.basalt.server.security;
 
+import io.basalt.server.acl.UserGroups;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.SecurityKeys;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.security.AccessDeniedException;
 import org.apache.hadoop.hbase.security.SaslUtil;
 
@@ -40,6 +44,9 @@ public final class Authentication {
   private final boolean anonymousFallback;
   private final boolean certificateUsers;
   private volatile TokenAuthority tokens;
+  // Set once in from(), before the object is published.
+  private ProxyUserRules proxyUsers = ProxyUserRules.none();
+  private Function<String, List<String>> groupsOf = user -> List.of();
 
   private Authentication(KerberosLogin login, Map<String, String> saslProps, boolean anonymousFallback,
       boolean certificateUsers, long keyUpdateIntervalMillis, long tokenLifetimeMillis) {
@@ -77,8 +84,19 @@ public final class Authentication {
     }
     KerberosLogin login = KerberosLogin.fromKeytab(c.get(role.principalKey), c.get(role.keytabKey),
         role.principalKey.name(), role.keytabKey.name(), host);
-    return new Authentication(login, props, c.get(SecurityKeys.ANONYMOUS_FALLBACK), certificateUsers,
+    Authentication auth = new Authentication(login, props, c.get(SecurityKeys.ANONYMOUS_FALLBACK), certificateUsers,
         c.get(SecurityKeys.TOKEN_KEY_UPDATE_INTERVAL), c.get(SecurityKeys.TOKEN_MAX_LIFETIME));
+    auth.proxyUsers = ProxyUserRules.from(c.rawValues());
+    auth.groupsOf = new UserGroups(c.get(SecurityKeys.GROUP_OVERRIDES))::groupsOf;
+    return auth;
+  }
+
+  /**
+   * Admits a Kerberos-authenticated {@code realUser} connecting as {@code effectiveUser} from {@code from} if the
+   * {@code hadoop.proxyuser.*} rules allow it (HBase's proxy users), else refuses with AccessDeniedException.
+   */
+  public void authorizeProxy(String realUser, String effectiveUser, InetAddress from) throws AccessDeniedException {
+    proxyUsers.authorize(realUser, effectiveUser, from, groupsOf);
   }
 
   /** Whether clients must authenticate (hbase.security.authentication=kerberos). */
