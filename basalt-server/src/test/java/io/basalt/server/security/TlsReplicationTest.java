@@ -89,7 +89,7 @@ class TlsReplicationTest {
     assertThat(indexOf(wire, VALUE)).as("no cell value in clear").isEqualTo(-1);
 
     Set<InetSocketAddress> helpers = Set.of(new InetSocketAddress("127.0.0.1", ports[0]));
-    MemberChannelGuard admin = new MemberChannelGuard(secret, pki.memberTls(pki.memberKeystore("admin"), rule));
+    MemberChannelGuard admin = new MemberChannelGuard(secret, pki.memberTls(pkiDir.resolve("server0.p12"), rule));
     assertThat(new ReplicationGroupAdmin("g1", helpers, GuardedChannelFactory.networkConfig(admin)).getGroup()
         .getNodes()).as("a member certificate and the secret").hasSize(3);
     assertThatThrownBy(() -> new ReplicationGroupAdmin("g1", helpers, ReplicationNetworkConfig.createDefault())
@@ -101,7 +101,7 @@ class TlsReplicationTest {
     assertThatThrownBy(() -> new ReplicationGroupAdmin("g1", helpers, GuardedChannelFactory.networkConfig(ordinary))
         .getGroup()).as("an ordinary client certificate of the CA with the secret").isInstanceOf(RuntimeException.class);
     MemberChannelGuard otherSecret = new MemberChannelGuard(ClusterSecret.of(new byte[16]),
-        pki.memberTls(pki.memberKeystore("stranger"), rule));
+        pki.memberTls(pkiDir.resolve("server1.p12"), rule));
     assertThatThrownBy(() -> new ReplicationGroupAdmin("g1", helpers, GuardedChannelFactory.networkConfig(otherSecret))
         .getGroup()).as("a member certificate with another secret").isInstanceOf(RuntimeException.class);
   }
