@@ -219,12 +219,13 @@ public final class SegmentServer implements AutoCloseable {
   private void serve(SocketChannel ch) {
     try (ch; StallWatch watch = StallWatch.on(ch, options.idleTimeout())) {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      Object peer = remote(ch); // a failed TLS handshake closes the channel
       Wire wire;
       try {
         wire = tls == null ? new Wire(ch, ch, null) : Wire.over(tls.accept(ch.socket()));
       } catch (IOException e) {
         if (!closed) {
-          LOG.warn("refused a segment stream from {}: TLS failed: {}", remote(ch), watch.explain(e).getMessage());
+          LOG.warn("refused a segment stream from {}: TLS failed: {}", peer, watch.explain(e).getMessage());
         }
         return;
       }

@@ -152,7 +152,7 @@ class TlsSegmentTransferTest {
   @Test
   void measuresTheCostOfTls() throws Exception {
     int size = 64 << 20;
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < 3; round++) {
       for (boolean tls : new boolean[] {false, true}) {
         startServer(tls ? pki.memberTls(server1, TestCertificates.MEMBER_SUBJECT) : null);
         Path dir = regions.resolve("r1");
