@@ -88,8 +88,8 @@ public final class MemberConnector {
   }
 
   /**
-   * Proves membership over an already connected blocking channel (segment transfer, which sends file bytes
-   * with sendfile and so stays plaintext). Streams are unbuffered: nothing past the handshake is consumed.
+   * Proves membership over an already connected blocking channel (plaintext segment transfer, whose file
+   * bytes go by sendfile). Streams are unbuffered: nothing past the handshake is consumed.
    */
   public void prove(SocketChannel channel, InetSocketAddress peer) throws IOException {
     MemberHandshake.prove(new DataInputStream(Channels.newInputStream(channel)),

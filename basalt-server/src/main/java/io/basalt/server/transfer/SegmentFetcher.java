@@ -281,28 +281,7 @@ public final class SegmentFetcher {
         if (aborted) {
           return;
         }
-        java.io.DataOutputStream out = c.out();
-        WritableByteChannel flushing = new WritableByteChannel() {
-          @Override
-          public int write(java.nio.ByteBuffer src) throws IOException {
-            int n = src.remaining();
-            out.write(src.array(), src.arrayOffset() + src.position(), n);
-            src.position(src.limit());
-            out.flush();
-            return n;
-          }
-
-          @Override
-          public boolean isOpen() {
-            return !tcp.isClosed();
-          }
-
-          @Override
-          public void close() throws IOException {
-            tcp.close();
-          }
-        };
-        pullAll(Channels.newChannel(c.in()), flushing, c.in(), watch);
+        pullAll(Channels.newChannel(c.in()), new FlushingChannel(c.out(), tcp), c.in(), watch);
       }
     }
 
@@ -365,6 +344,36 @@ public final class SegmentFetcher {
       }
       Files.move(part, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       files++;
+    }
+  }
+
+  /** Requests over a buffered TLS stream: each frame is flushed as written, since a reply is awaited next. */
+  private static final class FlushingChannel implements WritableByteChannel {
+    private final java.io.OutputStream out;
+    private final java.net.Socket tcp;
+
+    FlushingChannel(java.io.OutputStream out, java.net.Socket tcp) {
+      this.out = out;
+      this.tcp = tcp;
+    }
+
+    @Override
+    public int write(java.nio.ByteBuffer src) throws IOException {
+      byte[] bytes = new byte[src.remaining()];
+      src.get(bytes);
+      out.write(bytes);
+      out.flush();
+      return bytes.length;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return !tcp.isClosed();
+    }
+
+    @Override
+    public void close() throws IOException {
+      tcp.close();
     }
   }
 
