@@ -50,7 +50,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Internal traffic over TLS with mutual-TLS member identity, in a cluster of separate processes (a master,
  * three region servers, each with its own member certificate of the test's CA and the rule
- * {@code basalt.member.tls.subject}): a replicated table replicates over JE's TLS channels, a single-copy
+ * {@code basalt.member.tls.subject}): a replicated table replicates over JE's TLS channels, a copy moved to a
+ * server without one is filled by its group over them, a single-copy
  * region moves by shipping its segments over TLS, and an ordinary client certificate of the same CA cannot
  * make a control call or fetch a segment even with the cluster secret; plaintext connections with the secret
  * to the transfer and replication ports are refused.
@@ -96,6 +97,26 @@ class InternalTlsTest {
       admin.createTable(TableDescriptorBuilder.newBuilder(replicated)
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
       writeAndRead(conn, replicated, 200);
+
+      // Two copies on three servers: moving one to the third makes JE fill a new member over TLS.
+      TableName pair = TableName.valueOf("member_moved_tls");
+      admin.createTable(TableDescriptorBuilder.newBuilder(pair).setRegionReplication(2)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+      writeAndRead(conn, pair, 300);
+      RegionInfo pairRegion = admin.getRegions(pair).stream().filter(r -> r.getReplicaId() == 0).findFirst()
+          .orElseThrow();
+      List<String> before = copies(conn, pair);
+      ServerName newMember = admin.getRegionServers().stream()
+          .filter(s -> !before.contains(s.getAddress().toString())).findFirst().orElseThrow();
+      long memberStart = System.nanoTime();
+      admin.move(pairRegion.getEncodedNameAsBytes(), newMember);
+      System.out.println("internal TLS: member move of " + pairRegion.getEncodedName() + " to " + newMember.getAddress()
+          + " in " + (System.nanoTime() - memberStart) / 1_000_000 + " ms");
+      assertThat(copies(conn, pair)).as("two copies, one on the new member").hasSize(2)
+          .contains(newMember.getAddress().toString());
+      try (Table t = conn.getTable(pair)) {
+        assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("row299"))).getValue(F, Q))).isEqualTo("value-299");
+      }
 
       // One copy: a move ships its segments over TLS.
       TableName single = TableName.valueOf("moved_tls");
@@ -170,6 +191,13 @@ class InternalTlsTest {
         t.put(new Put(Bytes.toBytes("row" + i)).addColumn(F, Q, Bytes.toBytes("value-" + i)));
       }
       assertThat(Bytes.toString(t.get(new Get(Bytes.toBytes("row0"))).getValue(F, Q))).isEqualTo("value-0");
+    }
+  }
+
+  private static List<String> copies(Connection conn, TableName table) throws IOException {
+    try (org.apache.hadoop.hbase.client.RegionLocator locator = conn.getRegionLocator(table)) {
+      return locator.getRegionLocations(Bytes.toBytes("row0"), true).stream()
+          .map(l -> l.getServerName().getAddress().toString()).toList();
     }
   }
 
