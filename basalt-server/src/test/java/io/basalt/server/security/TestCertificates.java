@@ -66,10 +66,19 @@ public final class TestCertificates {
 
   /** TLS for internal traffic with {@code keystore}, this CA, and the member rule {@code subjectPattern}. */
   public MemberTls memberTls(Path keystore, String subjectPattern) throws IOException {
-    TlsMaterial material = new TlsMaterial(keystore, "PKCS12", PASSWORD.toCharArray(), truststore(), "PKCS12",
-        PASSWORD.toCharArray(), "TLSv1.2");
+    return memberTls(reloading(keystore), subjectPattern);
+  }
+
+  /** As {@link #memberTls(Path, String)} over {@code tls} (whose files a test may replace, then reload). */
+  public static MemberTls memberTls(ReloadingTls tls, String subjectPattern) {
     TlsOptions options = new TlsOptions(List.of("TLSv1.2"), List.of(), "NEED", true);
-    return new MemberTls(new ReloadingTls(material, 0), options, options, MemberCertificateRule.of(subjectPattern));
+    return new MemberTls(tls, options, options, MemberCertificateRule.of(subjectPattern));
+  }
+
+  /** The certificates of {@code keystore} and this CA, reloaded only when asked ({@link ReloadingTls#reloadIfChanged}). */
+  public ReloadingTls reloading(Path keystore) throws IOException {
+    return new ReloadingTls(new TlsMaterial(keystore, "PKCS12", PASSWORD.toCharArray(), truststore(), "PKCS12",
+        PASSWORD.toCharArray(), "TLSv1.2"), 0);
   }
 
   private static void keytool(String... args) throws IOException, InterruptedException {

@@ -148,6 +148,23 @@ class TlsSegmentTransferTest {
         .hasStackTraceContaining("is not a cluster member's");
   }
 
+  @Test
+  void aReloadedKeystoreServesTheNextConnection() throws Exception {
+    Path live = pkiDir.resolve("live.p12");
+    Files.copy(server1, live, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    io.basalt.server.security.ReloadingTls reloading = pki.reloading(live);
+    startServer(TestCertificates.memberTls(reloading, TestCertificates.MEMBER_SUBJECT));
+    SegmentManifest manifest = exportSegments(1, 10_000);
+    MemberConnector member = new MemberConnector(SECRET, pki.memberTls(server2, TestCertificates.MEMBER_SUBJECT));
+    fetcher(member).fetch(server.address(), manifest, staging.resolve("before"));
+    // The server's certificate replaced by one that is not a member's: members stop sending to it.
+    Files.copy(client, live, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.setLastModifiedTime(live, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+    assertThat(reloading.reloadIfChanged()).isTrue();
+    assertThatThrownBy(() -> fetcher(member).fetch(server.address(), manifest, staging.resolve("after")))
+        .isInstanceOf(IOException.class).hasStackTraceContaining("CN=alice");
+  }
+
   /** Not a pass/fail check: prints MB/s of one 64 MB segment over one stream, sendfile against TLS. */
   @Test
   void measuresTheCostOfTls() throws Exception {
