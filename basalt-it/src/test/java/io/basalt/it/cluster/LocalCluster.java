@@ -79,6 +79,12 @@ public final class LocalCluster implements AutoCloseable {
       return process.waitFor(seconds, TimeUnit.SECONDS);
     }
 
+    /** The value its launcher was given for {@code flag} (e.g. {@code --replication-ports}), or null. */
+    public String arg(String flag) {
+      int i = args.indexOf(flag);
+      return i < 0 || i + 1 >= args.size() ? null : args.get(i + 1);
+    }
+
     public int port() {
       return port;
     }

@@ -145,4 +145,26 @@ public final class SecurityKeys {
   public static final ConfigKey<String> AUDIT_FILE = ConfigKey.path("basalt.security.audit.file", "",
       "File the authorisation audit log (denied calls, administrative calls) is appended to; empty: the "
           + "SecurityLogger.io.basalt.server.acl logger.");
+
+  public static final ConfigKey<Boolean> INTERNAL_TLS = ConfigKey.bool("basalt.internal.tls.enabled", false,
+      "Encrypt segment transfer (region moves) and JE HA replication with TLS, using the hbase.rpc.tls.* "
+          + "keystore and truststore (the cluster CA); peers must present a certificate of that CA. Always on "
+          + "when hbase.server.netty.tls.enabled is true; this key turns it on without TLS on the RPC ports. "
+          + "Every server of a cluster needs the same setting.");
+
+  public static final ConfigKey<String> MEMBER_SUBJECT = ConfigKey.of("basalt.member.tls.subject", "regex", "",
+      SecurityKeys::memberSubject,
+      "With TLS: a regular expression the subject (RFC 2253, e.g. CN=node1,OU=basalt-server,O=Example) of a "
+          + "cluster member's certificate must match in full; then an internal connection is a member only "
+          + "if its certificate matches AND it proves the cluster secret, so an ordinary client certificate of "
+          + "the same CA is not enough. Empty: the cluster secret alone decides.");
+
+  private static String memberSubject(String raw) {
+    try {
+      java.util.regex.Pattern.compile(raw);
+      return raw;
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
+    }
+  }
 }

@@ -78,7 +78,7 @@ public final class RegionServerNode implements AutoCloseable {
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
-      engine.guardReplication(new MemberChannelGuard(security.secret()));
+      engine.guardReplication(new MemberChannelGuard(security.secret(), security.memberTls()));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), config.scanners(), lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
       if (config.replicationPorts() != null) {
@@ -87,8 +87,8 @@ public final class RegionServerNode implements AutoCloseable {
         regionServer.enableReplication(config.host(), config.replicationPorts(), reporter);
       }
       regionServer.enableMoves(SegmentServer.start(config.dataDir().resolve("regions"),
-          new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret()),
-          new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.connector()), new PrefetchReports(zk, config.root()));
+          new InetSocketAddress(config.host(), 0), SegmentServer.Options.DEFAULT, security.secret(), security.memberTls()),
+          new SegmentFetcher(SegmentFetcher.Options.DEFAULT, security.internalConnector()), new PrefetchReports(zk, config.root()));
 
       RegionServer hosted = regionServer;
       Authorization auth = Authorization.start(zk, config.root(), security.access(), regionName -> {

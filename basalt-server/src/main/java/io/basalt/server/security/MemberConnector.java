@@ -21,12 +21,27 @@ public final class MemberConnector {
   private final ClusterSecret secret;
   private final ReloadingTls tls;
   private final TlsOptions options;
+  private final MemberTls memberTls;
 
   /** {@code tls} null: plaintext connections. */
   public MemberConnector(ClusterSecret secret, ReloadingTls tls, TlsOptions options) {
     this.secret = secret;
     this.tls = tls;
     this.options = options;
+    this.memberTls = null;
+  }
+
+  /** Connections to the internal ports over {@code memberTls}: the server's certificate must be a member's. */
+  public MemberConnector(ClusterSecret secret, MemberTls memberTls) {
+    this.secret = secret;
+    this.tls = null;
+    this.options = TlsOptions.DEFAULT;
+    this.memberTls = memberTls;
+  }
+
+  /** Whether {@link #open} encrypts. */
+  public boolean encrypts() {
+    return tls != null || memberTls != null;
   }
 
   /** Members of one JVM (standalone, tests): the in-process secret, no TLS. */
@@ -46,7 +61,9 @@ public final class MemberConnector {
       s.connect(address, connectTimeoutMillis);
       s.setSoTimeout(Math.max(connectTimeoutMillis, 1));
       Socket wire = s;
-      if (tls != null) {
+      if (memberTls != null) {
+        wire = memberTls.connect(s, address);
+      } else if (tls != null) {
         SSLSocket ssl = (SSLSocket) tls.context().getSocketFactory().createSocket(s, address.getHostString(),
             address.getPort(), true);
         ssl.setUseClientMode(true);
@@ -63,7 +80,7 @@ public final class MemberConnector {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(wire.getOutputStream()));
       MemberHandshake.prove(in, out, secret, address.toString());
       s.setSoTimeout(0);
-      return new Connected(wire, in, out);
+      return new Connected(wire, in, out, s);
     } catch (IOException | RuntimeException e) {
       s.close();
       throw e;
@@ -71,14 +88,17 @@ public final class MemberConnector {
   }
 
   /**
-   * Proves membership over an already connected blocking channel (segment transfer, which sends file bytes
-   * with sendfile and so stays plaintext). Streams are unbuffered: nothing past the handshake is consumed.
+   * Proves membership over an already connected blocking channel (plaintext segment transfer, whose file
+   * bytes go by sendfile). Streams are unbuffered: nothing past the handshake is consumed.
    */
   public void prove(SocketChannel channel, InetSocketAddress peer) throws IOException {
     MemberHandshake.prove(new DataInputStream(Channels.newInputStream(channel)),
         new DataOutputStream(Channels.newOutputStream(channel)), secret, peer.toString());
   }
 
-  /** A member connection: the socket (TLS or plain) and buffered streams over it. */
-  public record Connected(Socket socket, DataInputStream in, DataOutputStream out) {}
+  /**
+   * A member connection: the socket (TLS or plain), buffered streams over it, and the TCP socket under it
+   * (closing that breaks a blocked read or write at once, where closing TLS may wait to send its alert).
+   */
+  public record Connected(Socket socket, DataInputStream in, DataOutputStream out, Socket tcp) {}
 }

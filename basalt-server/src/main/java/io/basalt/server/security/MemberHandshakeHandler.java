@@ -23,10 +23,20 @@ public final class MemberHandshakeHandler extends ByteToMessageDecoder {
   private static final AttributeKey<Boolean> MEMBER = AttributeKey.valueOf("basalt.cluster.member");
 
   private final ClusterSecret secret;
+  private final MemberCertificateRule rule;
   private MemberAdmission admission;
 
   public MemberHandshakeHandler(ClusterSecret secret) {
+    this(secret, MemberCertificateRule.ANY);
+  }
+
+  /**
+   * With a restricting {@code rule}, the connection's verified TLS client certificate must match it too:
+   * the secret alone does not make a member.
+   */
+  public MemberHandshakeHandler(ClusterSecret secret, MemberCertificateRule rule) {
     this.secret = secret;
+    this.rule = rule;
   }
 
   /** Whether the connection proved it is a master or region server of this cluster. */
@@ -64,6 +74,13 @@ public final class MemberHandshakeHandler extends ByteToMessageDecoder {
       ctx.writeAndFlush(Unpooled.wrappedBuffer(reply));
     }
     if (admission.admitted()) {
+      if (rule.restricts() && !rule.matches(ServerSecurity.tlsPeer(ctx.pipeline()))) {
+        LOG.warn("refused a cluster member connection from {}: it proved the cluster secret but its TLS "
+            + "certificate ({}) is not a member's (basalt.member.tls.subject)", ctx.channel().remoteAddress(),
+            ServerSecurity.tlsPeer(ctx.pipeline()));
+        ctx.close();
+        return;
+      }
       ctx.channel().attr(MEMBER).set(true);
       ctx.pipeline().remove(this);
     }

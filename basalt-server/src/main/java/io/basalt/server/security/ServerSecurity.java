@@ -29,6 +29,8 @@ public final class ServerSecurity implements AutoCloseable {
   private final boolean httpsStatus;
   private Authentication authentication = Authentication.off();
   private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
+  private MemberTls memberTls;
+  private MemberCertificateRule memberRule = MemberCertificateRule.ANY;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -87,7 +89,13 @@ public final class ServerSecurity implements AutoCloseable {
     boolean serverTls = c.get(SecurityKeys.SERVER_TLS);
     boolean clientTls = serverTls || c.get(SecurityKeys.CLIENT_TLS);
     boolean httpsStatus = c.get(SecurityKeys.HTTPS_STATUS);
-    if (!clientTls && !httpsStatus) {
+    boolean internalTls = serverTls || c.get(SecurityKeys.INTERNAL_TLS);
+    MemberCertificateRule rule = MemberCertificateRule.of(c.get(SecurityKeys.MEMBER_SUBJECT));
+    if (rule.restricts() && !internalTls) {
+      throw new IOException(SecurityKeys.MEMBER_SUBJECT.name() + " is set but member connections do not use TLS: "
+          + "set " + SecurityKeys.SERVER_TLS.name() + " or " + SecurityKeys.INTERNAL_TLS.name() + " to true");
+    }
+    if (!clientTls && !httpsStatus && !internalTls) {
       return new ServerSecurity(secret, null, false, true, TlsOptions.DEFAULT, TlsOptions.DEFAULT, false, false);
     }
     if (c.get(SecurityKeys.CRL) || c.get(SecurityKeys.OCSP)) {
@@ -97,10 +105,20 @@ public final class ServerSecurity implements AutoCloseable {
     String keystore = c.get(SecurityKeys.KEYSTORE_LOCATION);
     if (keystore.isEmpty()) {
       throw new IOException("TLS is on (" + SecurityKeys.SERVER_TLS.name() + ", " + SecurityKeys.CLIENT_TLS.name()
-          + " or " + SecurityKeys.HTTPS_STATUS.name() + ") but " + SecurityKeys.KEYSTORE_LOCATION.name()
+          + ", " + SecurityKeys.INTERNAL_TLS.name() + " or " + SecurityKeys.HTTPS_STATUS.name() + ") but " + SecurityKeys.KEYSTORE_LOCATION.name()
           + " is not set: a server needs its certificate");
     }
     String truststore = c.get(SecurityKeys.TRUSTSTORE_LOCATION);
+    if (internalTls && truststore.isEmpty()) {
+      // The JDK's CAs would let any publicly certified host onto the replication and transfer ports.
+      throw new IOException("TLS for internal traffic is on (" + SecurityKeys.SERVER_TLS.name() + " or "
+          + SecurityKeys.INTERNAL_TLS.name() + ") but " + SecurityKeys.TRUSTSTORE_LOCATION.name()
+          + " is not set: members must trust the cluster's CA, not the JDK's");
+    }
+    if (rule.restricts() && serverTls && "NONE".equals(c.get(SecurityKeys.CLIENT_AUTH))) {
+      throw new IOException(SecurityKeys.MEMBER_SUBJECT.name() + " is set but " + SecurityKeys.CLIENT_AUTH.name()
+          + " is NONE: the RPC port would never see a member's certificate (use WANT or NEED)");
+    }
     String protocol = c.get(SecurityKeys.PROTOCOL);
     TlsMaterial material = new TlsMaterial(Path.of(keystore), c.get(SecurityKeys.KEYSTORE_TYPE),
         c.get(SecurityKeys.KEYSTORE_PASSWORD).toCharArray(), truststore.isEmpty() ? null : Path.of(truststore),
@@ -119,8 +137,11 @@ public final class ServerSecurity implements AutoCloseable {
       tls.close();
       throw e;
     }
-    return new ServerSecurity(secret, tls, serverTls, c.get(SecurityKeys.SUPPORT_PLAINTEXT), serverOptions,
-        clientOptions, clientTls, httpsStatus);
+    ServerSecurity s = new ServerSecurity(secret, tls, serverTls, c.get(SecurityKeys.SUPPORT_PLAINTEXT),
+        serverOptions, clientOptions, clientTls, httpsStatus);
+    s.memberRule = rule;
+    s.memberTls = internalTls ? new MemberTls(tls, serverOptions, clientOptions, rule) : null;
+    return s;
   }
 
   /** Unknown protocol or cipher names fail here, at start, rather than on every connection. */
@@ -145,7 +166,21 @@ public final class ServerSecurity implements AutoCloseable {
     return secret;
   }
 
-  /** Opens this server's connections to other members. */
+  /**
+   * TLS of the internal ports (segment transfer, JE HA replication), or null when they are plaintext
+   * ({@code basalt.internal.tls.enabled}, on with {@code hbase.server.netty.tls.enabled}).
+   */
+  public MemberTls memberTls() {
+    return memberTls;
+  }
+
+  /** Opens this server's segment transfer connections: over {@link #memberTls()} when set. */
+  public MemberConnector internalConnector() {
+    return memberTls == null ? new MemberConnector(secret, null, TlsOptions.DEFAULT)
+        : new MemberConnector(secret, memberTls);
+  }
+
+  /** Opens this server's RPC connections to other members. */
   public MemberConnector connector() {
     return connector;
   }
@@ -178,7 +213,8 @@ public final class ServerSecurity implements AutoCloseable {
         p.addLast("tls", newSslHandler(peer));
       }
     }
-    p.addLast("member-handshake", new MemberHandshakeHandler(secret));
+    p.addLast("member-handshake", new MemberHandshakeHandler(secret, serverTls ? memberRule
+        : MemberCertificateRule.ANY));
   }
 
   private SslHandler newSslHandler(InetSocketAddress peer) {

@@ -6,10 +6,14 @@ import io.basalt.server.security.MemberConnector;
 import io.basalt.server.security.MemberHandshake;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -32,7 +36,7 @@ import java.util.regex.Pattern;
 /**
  * The target side of a region move: makes a staging directory hold exactly the segments of a
  * {@link SegmentManifest}, pulling what is missing from a {@link SegmentServer} over parallel streams
- * ({@link FileChannel#transferFrom} into the file).
+ * ({@link FileChannel#transferFrom} into the file), over TLS when its {@link MemberConnector} encrypts.
  *
  * <p>A fetch is idempotent and cheap to repeat. Complete segments of the right length are kept; a segment of
  * another length (the source's former tail, grown since) is fetched anew; segments the manifest does not
@@ -48,6 +52,7 @@ public final class SegmentFetcher {
   private static final Pattern SEGMENT = Pattern.compile("[0-9a-f]{8}\\.jdb");
   private static final Pattern PARTIAL = Pattern.compile("([0-9a-f]{8}\\.jdb)\\.([0-9]+)\\.part");
   private static final long CHUNK = 4L << 20;
+  private static final int TLS_READ_BUFFER = 256 << 10;
 
   /**
    * @param streams parallel connections (a stream takes the next missing file when it finishes one)
@@ -204,7 +209,7 @@ public final class SegmentFetcher {
     private final ConcurrentLinkedQueue<Segment> queue;
     private final AtomicReference<IOException> failure;
     private final List<Stream> all;
-    private volatile SocketChannel channel;
+    private volatile java.io.Closeable channel;
     private volatile boolean aborted;
     private long bytes;
     private int files;
@@ -223,6 +228,26 @@ public final class SegmentFetcher {
     @Override
     public void run() {
       long start = System.nanoTime();
+      try {
+        if (members.encrypts()) {
+          runTls();
+        } else {
+          runPlain();
+        }
+      } catch (IOException | RuntimeException e) {
+        if (!aborted) {
+          IOException why = e instanceof SegmentRefusedException refused ? refused
+              : new IOException("fetching segments of " + region + " from " + source + " failed: " + e, e);
+          if (failure.compareAndSet(null, why)) {
+            all.forEach(Stream::abort);
+          }
+        }
+      } finally {
+        nanos = System.nanoTime() - start;
+      }
+    }
+
+    private void runPlain() throws IOException {
       try (SocketChannel ch = SocketChannel.open()) {
         channel = ch;
         if (aborted) {
@@ -238,33 +263,46 @@ public final class SegmentFetcher {
           } catch (IOException e) {
             throw watch.explain(e);
           }
-          watch.progress();
-          Segment s;
-          while (!aborted && (s = queue.poll()) != null) {
-            try {
-              fetchOne(ch, watch, s);
-            } catch (IOException e) {
-              throw watch.explain(e);
-            }
-          }
+          pullAll(ch, ch, null, watch);
         }
-      } catch (IOException | RuntimeException e) {
-        if (!aborted) {
-          IOException why = e instanceof SegmentRefusedException refused ? refused
-              : new IOException("fetching segments of " + region + " from " + source + " failed: " + e, e);
-          if (failure.compareAndSet(null, why)) {
-            all.forEach(Stream::abort);
-          }
+      }
+    }
+
+    /** TLS, then the member handshake inside it (both in {@link MemberConnector#open}), then the requests. */
+    private void runTls() throws IOException {
+      MemberConnector.Connected c;
+      try {
+        c = members.open(source, (int) options.connectTimeout().toMillis());
+      } catch (MemberHandshake.Refused busy) {
+        throw new SegmentRefusedException(busy.getMessage());
+      }
+      try (java.net.Socket tcp = c.tcp(); StallWatch watch = StallWatch.on(tcp, options.idleTimeout())) {
+        channel = tcp;
+        if (aborted) {
+          return;
         }
-      } finally {
-        nanos = System.nanoTime() - start;
+        pullAll(Channels.newChannel(c.in()), new FlushingChannel(c.out(), tcp), c.in(), watch);
+      }
+    }
+
+    /** Fetches files from the queue over one connection ({@code stream}: read file bytes from it, TLS). */
+    private void pullAll(ReadableByteChannel in, WritableByteChannel out, InputStream stream, StallWatch watch)
+        throws IOException {
+      watch.progress();
+      Segment s;
+      while (!aborted && (s = queue.poll()) != null) {
+        try {
+          fetchOne(in, out, stream, watch, s);
+        } catch (IOException e) {
+          throw watch.explain(e);
+        }
       }
     }
 
     /** Breaks the stream at once; what it received so far stays in its partial file. */
     void abort() {
       aborted = true;
-      SocketChannel ch = channel;
+      java.io.Closeable ch = channel;
       if (ch != null) {
         try {
           ch.close();
@@ -274,7 +312,8 @@ public final class SegmentFetcher {
       }
     }
 
-    private void fetchOne(SocketChannel ch, StallWatch watch, Segment s) throws IOException {
+    private void fetchOne(ReadableByteChannel ch, WritableByteChannel request, InputStream stream, StallWatch watch,
+        Segment s) throws IOException {
       String name = s.fileName();
       Path part = dir.resolve(name + "." + s.length() + ".part");
       try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
@@ -283,15 +322,17 @@ public final class SegmentFetcher {
           out.truncate(0);
           position = 0;
         }
-        SegmentProtocol.writeRequest(ch, region, name, position);
+        SegmentProtocol.writeRequest(request, region, name, position);
         long length = SegmentProtocol.readReply(ch);
         if (length != s.length()) {
           throw new SegmentRefusedException(name + " of " + region + " has " + length + " bytes at the source, the manifest says "
               + s.length());
         }
         watch.progress();
+        byte[] buffer = stream == null ? null : new byte[TLS_READ_BUFFER];
         while (position < length) {
-          long got = out.transferFrom(ch, position, Math.min(CHUNK, length - position));
+          long got = buffer == null ? out.transferFrom(ch, position, Math.min(CHUNK, length - position))
+              : copy(stream, buffer, out, position, length - position);
           if (got <= 0) {
             throw new EOFException("stream ended at byte " + position + " of " + name + " (" + length + " bytes)");
           }
@@ -304,6 +345,48 @@ public final class SegmentFetcher {
       Files.move(part, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       files++;
     }
+  }
+
+  /** Requests over a buffered TLS stream: each frame is flushed as written, since a reply is awaited next. */
+  private static final class FlushingChannel implements WritableByteChannel {
+    private final java.io.OutputStream out;
+    private final java.net.Socket tcp;
+
+    FlushingChannel(java.io.OutputStream out, java.net.Socket tcp) {
+      this.out = out;
+      this.tcp = tcp;
+    }
+
+    @Override
+    public int write(java.nio.ByteBuffer src) throws IOException {
+      byte[] bytes = new byte[src.remaining()];
+      src.get(bytes);
+      out.write(bytes);
+      out.flush();
+      return bytes.length;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return !tcp.isClosed();
+    }
+
+    @Override
+    public void close() throws IOException {
+      tcp.close();
+    }
+  }
+
+  /** One read of up to {@code max} bytes from a TLS stream into the file at {@code position}; -1 at the end. */
+  private static long copy(InputStream in, byte[] buffer, FileChannel file, long position, long max) throws IOException {
+    int n = in.read(buffer, 0, (int) Math.min(buffer.length, max));
+    if (n > 0) {
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(buffer, 0, n);
+      for (long at = position; b.hasRemaining(); ) {
+        at += file.write(b, at);
+      }
+    }
+    return n;
   }
 
   private static void syncDirectory(Path dir) throws IOException {

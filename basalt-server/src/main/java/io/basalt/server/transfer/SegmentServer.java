@@ -2,6 +2,7 @@ package io.basalt.server.transfer;
 
 import io.basalt.server.security.ClusterSecret;
 import io.basalt.server.security.MemberHandshake;
+import io.basalt.server.security.MemberTls;
 import io.basalt.server.transfer.SegmentProtocol.Request;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -11,6 +12,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -37,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * The source side of a region move: serves the log segments of regions under {@code regionsDir}
  * ({@code regionsDir/<encoded region name>/NNNNNNNN.jdb}) to {@link SegmentFetcher}s, sending file bytes
  * with {@link FileChannel#transferTo} (sendfile: no copy through user space), one thread per connection.
+ * With {@link MemberTls} a connection is TLS from its first byte (the fetcher's certificate must be a
+ * member's) and file bytes go through the TLS engine instead, read into a buffer and encrypted.
  *
  * <p>Only what a move has exported is served: {@link #export} registers a region's {@link SegmentManifest}
  * (taken from a pinned segment set at PRE-CLOSE, then from the closed directory at CLOSE), and a request
@@ -58,6 +63,7 @@ import org.slf4j.LoggerFactory;
 public final class SegmentServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SegmentServer.class);
   private static final long CHUNK = 4L << 20;
+  private static final int TLS_COPY_BUFFER = 256 << 10;
 
   /**
    * @param maxConnections streams served at once; more are refused
@@ -86,6 +92,7 @@ public final class SegmentServer implements AutoCloseable {
   private final Path regionsDir;
   private final Options options;
   private final ClusterSecret secret;
+  private final MemberTls tls;
   private final ServerSocketChannel listener;
   private final ThreadPoolExecutor workers;
   private final Thread acceptor;
@@ -95,10 +102,12 @@ public final class SegmentServer implements AutoCloseable {
   private final Pacer pacer;
   private volatile boolean closed;
 
-  private SegmentServer(Path regionsDir, Options options, ClusterSecret secret, ServerSocketChannel listener) {
+  private SegmentServer(Path regionsDir, Options options, ClusterSecret secret, MemberTls tls,
+      ServerSocketChannel listener) {
     this.regionsDir = regionsDir;
     this.options = options;
     this.secret = secret;
+    this.tls = tls;
     this.listener = listener;
     this.pacer = options.maxBytesPerSecond() > 0 ? new Pacer(options.maxBytesPerSecond()) : null;
     AtomicInteger ids = new AtomicInteger();
@@ -123,6 +132,15 @@ public final class SegmentServer implements AutoCloseable {
    */
   public static SegmentServer start(Path regionsDir, InetSocketAddress bindAddress, Options options,
       ClusterSecret secret) throws IOException {
+    return start(regionsDir, bindAddress, options, secret, null);
+  }
+
+  /**
+   * As {@link #start(Path, InetSocketAddress, Options, ClusterSecret)}, over TLS when {@code tls} is set:
+   * plaintext connections are then refused by the TLS handshake.
+   */
+  public static SegmentServer start(Path regionsDir, InetSocketAddress bindAddress, Options options,
+      ClusterSecret secret, MemberTls tls) throws IOException {
     ServerSocketChannel listener = ServerSocketChannel.open();
     try {
       listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -131,9 +149,11 @@ public final class SegmentServer implements AutoCloseable {
       listener.close();
       throw e;
     }
-    SegmentServer server = new SegmentServer(regionsDir.toAbsolutePath().normalize(), options, secret, listener);
+    SegmentServer server = new SegmentServer(regionsDir.toAbsolutePath().normalize(), options, secret, tls,
+        listener);
     server.acceptor.start();
-    LOG.info("segment server listening on {} for {}", server.address(), server.regionsDir);
+    LOG.info("segment server listening on {} for {}{}", server.address(), server.regionsDir,
+        tls == null ? "" : " (TLS)");
     return server;
   }
 
@@ -199,25 +219,35 @@ public final class SegmentServer implements AutoCloseable {
   private void serve(SocketChannel ch) {
     try (ch; StallWatch watch = StallWatch.on(ch, options.idleTimeout())) {
       ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-      if (!admitMember(ch)) {
+      Object peer = remote(ch); // a failed TLS handshake closes the channel
+      Wire wire;
+      try {
+        wire = tls == null ? new Wire(ch, ch, null) : Wire.over(tls.accept(ch.socket()));
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.warn("refused a segment stream from {}: TLS failed: {}", peer, watch.explain(e).getMessage());
+        }
+        return;
+      }
+      if (!admitMember(wire, ch)) {
         return;
       }
       watch.progress();
       try {
         Request request;
-        while ((request = SegmentProtocol.readRequest(ch)) != null) {
+        while ((request = SegmentProtocol.readRequest(wire.in())) != null) {
           watch.progress();
           try {
-            send(ch, watch, request);
+            send(wire, watch, request);
           } catch (SegmentRefusedException refused) {
             LOG.warn("refused segment request from {}: {}", remote(ch), refused.getMessage());
-            SegmentProtocol.writeError(ch, refused.getMessage());
+            SegmentProtocol.writeError(wire.out(), refused.getMessage());
             return;
           }
         }
       } catch (java.net.ProtocolException e) {
         LOG.warn("dropped a segment stream from {}: {}", remote(ch), e.getMessage());
-        SegmentProtocol.writeError(ch, e.getMessage());
+        SegmentProtocol.writeError(wire.out(), e.getMessage());
       } catch (IOException e) {
         IOException why = watch.explain(e);
         if (!closed) {
@@ -235,15 +265,17 @@ public final class SegmentServer implements AutoCloseable {
    * Runs the member handshake a fetcher opens with. Anything else (a client, a scanner, a fetcher of another
    * cluster) gets an error reply or is closed before it can name a file.
    */
-  private boolean admitMember(SocketChannel ch) throws IOException {
-    DataInputStream in = new DataInputStream(Channels.newInputStream(ch));
-    DataOutputStream out = new DataOutputStream(Channels.newOutputStream(ch));
+  private boolean admitMember(Wire wire, SocketChannel ch) throws IOException {
+    DataInputStream in = new DataInputStream(Channels.newInputStream(wire.in()));
+    // Buffered (the handshake flushes): over TLS each unbuffered write would be a record of its own.
+    DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(
+        Channels.newOutputStream(wire.out())));
     byte[] first = new byte[MemberHandshake.MAGIC.length];
     try {
       in.readFully(first);
       if (!Arrays.equals(first, MemberHandshake.MAGIC)) {
         LOG.warn("refused a segment stream from {}: it did not prove cluster membership", remote(ch));
-        SegmentProtocol.writeError(ch, "segment transfer is for this cluster's servers only");
+        SegmentProtocol.writeError(wire.out(), "segment transfer is for this cluster's servers only");
         return false;
       }
       if (!MemberHandshake.accept(in, out, secret)) {
@@ -257,7 +289,7 @@ public final class SegmentServer implements AutoCloseable {
   }
 
   /** Sends the requested bytes, or refuses (before sending anything) what is not exported as asked. */
-  private void send(SocketChannel ch, StallWatch watch, Request request) throws IOException {
+  private void send(Wire wire, StallWatch watch, Request request) throws IOException {
     long length = exportedLength(request);
     Path file = regionsDir.resolve(request.region()).resolve(request.file());
     FileChannel in;
@@ -274,7 +306,8 @@ public final class SegmentServer implements AutoCloseable {
       throw new SegmentRefusedException("cannot serve " + request.file() + " of " + request.region() + ": " + e);
     }
     try (in) {
-      SegmentProtocol.writeOk(ch, length);
+      SegmentProtocol.writeOk(wire.out(), length);
+      java.nio.ByteBuffer buffer = wire.tlsOut() == null ? null : java.nio.ByteBuffer.allocate(TLS_COPY_BUFFER);
       long position = request.offset();
       while (position < length) {
         long chunk = Math.min(CHUNK, length - position);
@@ -282,7 +315,8 @@ public final class SegmentServer implements AutoCloseable {
           pacer.await(chunk);
           watch.progress();
         }
-        long n = in.transferTo(position, chunk, ch);
+        long n = buffer == null ? in.transferTo(position, chunk, wire.out())
+            : copy(in, position, chunk, buffer, wire.tlsOut());
         if (n <= 0) {
           throw new IOException(file + " ended at byte " + position + " of " + length);
         }
@@ -290,6 +324,28 @@ public final class SegmentServer implements AutoCloseable {
         bytesSent.addAndGet(n);
         watch.progress();
       }
+    }
+  }
+
+  /** Reads up to {@code max} bytes of {@code file} at {@code position} and writes them to {@code out}. */
+  private static long copy(FileChannel file, long position, long max, java.nio.ByteBuffer buffer,
+      java.io.OutputStream out) throws IOException {
+    buffer.clear().limit((int) Math.min(buffer.capacity(), max));
+    int n = file.read(buffer, position);
+    if (n > 0) {
+      out.write(buffer.array(), 0, n);
+    }
+    return n;
+  }
+
+  /**
+   * Where a connection's frames are read and written: the socket channel itself (plaintext, so file bytes
+   * can go by sendfile), or the streams of its TLS socket ({@code tlsOut}: whole buffers become records).
+   */
+  private record Wire(ReadableByteChannel in, WritableByteChannel out, java.io.OutputStream tlsOut) {
+    static Wire over(javax.net.ssl.SSLSocket ssl) throws IOException {
+      java.io.OutputStream out = ssl.getOutputStream();
+      return new Wire(Channels.newChannel(ssl.getInputStream()), Channels.newChannel(out), out);
     }
   }
 
