@@ -29,6 +29,8 @@ public final class ServerSecurity implements AutoCloseable {
   private final boolean httpsStatus;
   private Authentication authentication = Authentication.off();
   private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
+  private org.apache.zookeeper.client.ZKClientConfig zookeeperClient =
+      io.basalt.server.zk.ZooKeeperClientSettings.plain();
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -66,6 +68,7 @@ public final class ServerSecurity implements AutoCloseable {
     ServerSecurity s = transport(c, defaultSecret);
     s.access = access;
     try {
+      s.zookeeperClient = io.basalt.server.zk.ZooKeeperClientSettings.from(c);
       s.authentication = Authentication.from(c, role, host,
           s.serverTls && "NEED".equals(s.serverOptions.clientAuth()));
     } catch (IOException | RuntimeException e) {
@@ -73,6 +76,11 @@ public final class ServerSecurity implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /** How this server's ZooKeeper client connects (TLS: hbase.zookeeper.property.client.secure, ssl.*). */
+  public org.apache.zookeeper.client.ZKClientConfig zookeeperClient() {
+    return zookeeperClient;
   }
 
   /** Who may do what (authorisation); off unless {@code hbase.security.authorization} is true. */
