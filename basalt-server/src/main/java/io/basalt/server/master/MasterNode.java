@@ -87,7 +87,8 @@ public final class MasterNode implements AutoCloseable {
     boolean ok = false;
     try {
       track(security);
-      zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
+      zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis(),
+          security.zookeeperClient());
       track(zk::close);
       rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES, security));
