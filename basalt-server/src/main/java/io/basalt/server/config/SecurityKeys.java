@@ -183,4 +183,10 @@ public final class SecurityKeys {
       "hbase.zookeeper.property.ssl.hostnameVerification", "",
       "Whether the ZooKeeper server's certificate must name the host connected to (zookeeper.ssl.hostnameVerification); "
           + "empty: ZooKeeper's default (true).");
+
+  public static final ConfigKey<Boolean> ZK_SECURE_ACLS = ConfigKey.bool("basalt.zookeeper.secure.acls", false,
+      "Create znodes readable and writable only by the servers' ZooKeeper SASL identity (the JAAS section "
+          + "zookeeper.sasl.clientconfig, default Client, of -Djava.security.auth.login.config), except the HBase "
+          + "client registry znodes, which everyone may read (as HBase's ZKUtil on a secure cluster). Needs that "
+          + "JAAS section; znodes created before keep their ACLs.");
 }

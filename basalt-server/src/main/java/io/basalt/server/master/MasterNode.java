@@ -88,7 +88,7 @@ public final class MasterNode implements AutoCloseable {
     try {
       track(security);
       zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis(),
-          security.zookeeperClient());
+          security.zookeeperClient(), security.zookeeperAcls(config.hbaseZnodeParent()));
       track(zk::close);
       rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES, security));

@@ -71,7 +71,7 @@ public final class RegionServerNode implements AutoCloseable {
       track(security);
       Files.createDirectories(config.dataDir());
       CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis(),
-          security.zookeeperClient());
+          security.zookeeperClient(), security.zookeeperAcls(config.hbaseZnodeParent()));
       track(zk::close);
       ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver");
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,

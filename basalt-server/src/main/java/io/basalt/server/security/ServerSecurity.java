@@ -31,6 +31,7 @@ public final class ServerSecurity implements AutoCloseable {
   private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
   private org.apache.zookeeper.client.ZKClientConfig zookeeperClient =
       io.basalt.server.zk.ZooKeeperClientSettings.plain();
+  private boolean secureZnodes;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -69,6 +70,7 @@ public final class ServerSecurity implements AutoCloseable {
     s.access = access;
     try {
       s.zookeeperClient = io.basalt.server.zk.ZooKeeperClientSettings.from(c);
+      s.secureZnodes = io.basalt.server.zk.ZooKeeperClientSettings.secureAcls(c, s.zookeeperClient);
       s.authentication = Authentication.from(c, role, host,
           s.serverTls && "NEED".equals(s.serverOptions.clientAuth()));
     } catch (IOException | RuntimeException e) {
@@ -81,6 +83,11 @@ public final class ServerSecurity implements AutoCloseable {
   /** How this server's ZooKeeper client connects (TLS: hbase.zookeeper.property.client.secure, ssl.*). */
   public org.apache.zookeeper.client.ZKClientConfig zookeeperClient() {
     return zookeeperClient;
+  }
+
+  /** The ACLs of the znodes this server creates: SASL-creator-only (basalt.zookeeper.secure.acls), else null (open). */
+  public org.apache.curator.framework.api.ACLProvider zookeeperAcls(String hbaseParent) {
+    return secureZnodes ? new io.basalt.server.zk.SecureZnodeAcls(hbaseParent) : null;
   }
 
   /** Who may do what (authorisation); off unless {@code hbase.security.authorization} is true. */

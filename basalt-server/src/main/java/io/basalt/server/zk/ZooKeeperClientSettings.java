@@ -59,6 +59,29 @@ public final class ZooKeeperClientSettings {
     return out;
   }
 
+  /**
+   * With {@code basalt.zookeeper.secure.acls}: whether this JVM has the JAAS section ZooKeeper's client logs in with
+   * (SASL); without it the creator-only ACLs could not be satisfied, so the server refuses to start.
+   */
+  public static boolean secureAcls(BasaltConfig c, ZKClientConfig client) throws IOException {
+    if (!c.get(SecurityKeys.ZK_SECURE_ACLS)) {
+      return false;
+    }
+    String section = client.getProperty(ZKClientConfig.LOGIN_CONTEXT_NAME_KEY, ZKClientConfig.LOGIN_CONTEXT_NAME_KEY_DEFAULT);
+    boolean found;
+    try {
+      found = System.getProperty("java.security.auth.login.config") != null
+          && javax.security.auth.login.Configuration.getConfiguration().getAppConfigurationEntry(section) != null;
+    } catch (SecurityException e) {
+      found = false;
+    }
+    if (!found) {
+      throw new IOException(SecurityKeys.ZK_SECURE_ACLS.name() + " is true but this JVM has no JAAS section '" + section
+          + "' for ZooKeeper's SASL login (-Djava.security.auth.login.config=FILE in BASALT_JAVA_OPTS)");
+    }
+    return true;
+  }
+
   /** {@code hbase.zookeeper.property.ssl.keyStore.location} is ZooKeeper's {@code zookeeper.ssl.keyStore.location}. */
   static String zookeeperName(ConfigKey<?> key) {
     return "zookeeper." + key.name().substring(HBASE_PREFIX.length());

@@ -19,7 +19,17 @@ public final class ZooKeeperClients {
   /** {@code settings}: ZooKeeper's client properties (TLS), see {@link ZooKeeperClientSettings}. */
   public static CuratorFramework connect(String connectString, int sessionTimeoutMillis, ZKClientConfig settings)
       throws IOException {
-    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(connectString).zkClientConfig(settings)
+    return connect(connectString, sessionTimeoutMillis, settings, null);
+  }
+
+  /** As above; {@code acls}: the ACLs of the znodes it creates ({@link SecureZnodeAcls}), null for open ones. */
+  public static CuratorFramework connect(String connectString, int sessionTimeoutMillis, ZKClientConfig settings,
+      org.apache.curator.framework.api.ACLProvider acls) throws IOException {
+    CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder();
+    if (acls != null) {
+      builder.aclProvider(acls);
+    }
+    CuratorFramework zk = builder.connectString(connectString).zkClientConfig(settings)
         .sessionTimeoutMs(sessionTimeoutMillis).connectionTimeoutMs(Math.min(10_000, sessionTimeoutMillis))
         .retryPolicy(new ExponentialBackoffRetry(200, 5))
         // A short disconnection (SUSPENDED) is not a lost session: leadership and registrations end only when
