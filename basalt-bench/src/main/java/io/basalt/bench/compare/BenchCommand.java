@@ -14,6 +14,9 @@ import io.basalt.bench.compare.launch.ServerSettings;
 import io.basalt.bench.compare.launch.Target;
 import io.basalt.bench.compare.profile.Profiling;
 import io.basalt.bench.compare.raw.RawEngine;
+import io.basalt.bench.compare.security.BenchPki;
+import io.basalt.bench.compare.security.SecuredTarget;
+import io.basalt.bench.compare.security.SecurityMode;
 import io.basalt.bench.compare.workload.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +47,8 @@ import picocli.CommandLine.Option;
         "Apache HBase 2.6.4 (both started here as standalone servers with the same heap and cache), alternating",
         "between them run by run, and reports throughput, latency, server CPU, memory, disk writes and GC,",
         "with the ratio Basalt/HBase. With --replication-factor N (N > 1) it also starts a local Basalt cluster whose",
-        "regions have N copies each and reports it against Basalt RF=1 and HBase."})
+        "regions have N copies each and reports it against Basalt RF=1 and HBase. With --security it also starts",
+        "each target again with TLS and ACLs on and reports the cost of security (secured / plain)."})
 public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--target", description = "basalt, hbase or both (default: ${DEFAULT-VALUE})", defaultValue = "both")
   String target;
@@ -97,6 +101,12 @@ public final class BenchCommand implements Callable<Integer> {
           + "with Basalt standalone (RF=1) and HBase"})
   int replicationFactor;
 
+  @Option(names = "--security", description = {"also run each target with security on (TLS on client RPC, "
+      + "authorisation on, the workloads as an ordinary user with a namespace grant; HBase with its AccessController)"
+      + " in alternation with it off, and report secured/plain ratios; default workloads: randomWrite, randomRead "
+      + "(data in cache), scan and scanRange100"})
+  boolean security;
+
   @Option(names = "--jfr", description = "record a JFR profile of the Basalt server (servers/basalt/logs/basalt.jfr; "
       + "a cluster's region servers: servers/basalt-rfN/logs/regionserver-I.jfr)")
   boolean jfr;
@@ -113,6 +123,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--keep-data", description = "keep the servers' data directories after the run")
   boolean keepData;
+
+  /** What --security runs unless --workloads says otherwise: a write, a random read and the two scans. */
+  static final String SECURITY_WORKLOADS = "randomWrite,randomRead (data in cache),scan";
 
   public static void main(String[] args) {
     quietClientLogs();
@@ -172,9 +185,13 @@ public final class BenchCommand implements Callable<Integer> {
         : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Files.createDirectories(results);
     Path servers = results.resolve("servers").toAbsolutePath();
-    List<Workload> selected = WorkloadSet.of(plan, workloads);
+    List<Workload> selected = WorkloadSet.of(plan, workloads == null && security ? SECURITY_WORKLOADS : workloads);
     if (selected.isEmpty()) {
       throw new CommandLine.ParameterException(new CommandLine(this), "no workload matches --workloads " + workloads);
+    }
+    if (security && (connect != null || replicationFactor > 1)) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--security starts its own standalone servers:"
+          + " not with --connect or --replication-factor");
     }
     if (rawEngine && connect != null) {
       throw new CommandLine.ParameterException(new CommandLine(this), "--raw-engine uses the plan's heap and cache:"
@@ -185,13 +202,14 @@ public final class BenchCommand implements Callable<Integer> {
           + " not with --connect");
     }
     ServerSettings settings = new ServerSettings(plan.heapMb(), plan.cacheMb(), servers, jfr || profile);
+    BenchPki pki = security ? BenchPki.create(servers.resolve("pki")) : null;
     List<Target> targets = new ArrayList<>();
     ProgressBar progress = new ProgressBar(System.err, selected.size() * names.size() * plan.repetitions());
     Comparison.Outcome outcome;
     try {
       for (String name : names) {
         progress.status("starting " + name);
-        targets.add(connect != null ? RunningCluster.parse(name, connect) : start(name, settings));
+        targets.add(connect != null ? RunningCluster.parse(name, connect) : start(name, settings, pki));
       }
       outcome = new Comparison(plan, targets, progress).run(selected);
       progress.close();
@@ -217,8 +235,11 @@ public final class BenchCommand implements Callable<Integer> {
         if (replicationFactor > 1) {
           deleteRecursively(servers.resolve(BasaltCluster.name(replicationFactor)).resolve("data"));
         }
-        deleteRecursively(servers.resolve("hbase").resolve("data"));
-        deleteRecursively(servers.resolve("hbase").resolve("zookeeper"));
+        for (String hbase : List.of(Report.HBASE, Report.HBASE + Report.SECURE)) {
+          deleteRecursively(servers.resolve(hbase).resolve("data"));
+          deleteRecursively(servers.resolve(hbase).resolve("zookeeper"));
+        }
+        deleteRecursively(servers.resolve(Report.BASALT + Report.SECURE).resolve("data"));
       }
     }
     if (rawEngine) {
@@ -256,6 +277,15 @@ public final class BenchCommand implements Callable<Integer> {
       default -> throw new CommandLine.ParameterException(new CommandLine(this),
           "--target must be basalt, hbase or both, not " + target);
     }
+    if (security) {
+      // secured right after plain, so each pair runs back to back: basalt, basalt-secure, hbase, hbase-secure
+      List<String> withSecured = new ArrayList<>();
+      for (String n : names) {
+        withSecured.add(n);
+        withSecured.add(n + Report.SECURE);
+      }
+      names = withSecured;
+    }
     if (replicationFactor > 1) {
       if (!names.contains(Report.BASALT)) {
         throw new CommandLine.ParameterException(new CommandLine(this),
@@ -266,7 +296,15 @@ public final class BenchCommand implements Callable<Integer> {
     return names;
   }
 
-  private Target start(String name, ServerSettings settings) throws IOException, InterruptedException {
+  private Target start(String name, ServerSettings settings, BenchPki pki) throws IOException, InterruptedException {
+    if (name.equals(Report.BASALT + Report.SECURE)) {
+      return SecuredTarget.of(BasaltStandalone.start(settings, name, SecurityMode.basalt(pki),
+          conf -> SecurityMode.client(conf, pki)));
+    }
+    if (name.equals(Report.HBASE + Report.SECURE)) {
+      return SecuredTarget.of(HBaseStandalone.start(settings, name, SecurityMode.hbase(pki),
+          conf -> SecurityMode.client(conf, pki)));
+    }
     if (name.equals(Report.BASALT)) {
       return BasaltStandalone.start(settings);
     }
@@ -278,6 +316,7 @@ public final class BenchCommand implements Callable<Integer> {
     h.add(replicationFactor > 1
         ? "# Basalt RF=" + replicationFactor + " vs RF=1" + (targets.stream().anyMatch(t -> t.name().equals(Report.HBASE))
             ? " vs Apache HBase 2.6.4" : "") + ": " + plan.preset() + " comparison"
+        : security ? "# Cost of security (TLS and ACLs on vs off): " + plan.preset() + " comparison"
         : "# Basalt vs Apache HBase 2.6.4: " + plan.preset() + " comparison");
     h.add("");
     h.add("- started: " + started.format(DateTimeFormatter.RFC_1123_DATE_TIME));
@@ -306,6 +345,13 @@ public final class BenchCommand implements Callable<Integer> {
       times.forEach((t, d) -> s.append(String.format(Locale.ROOT, " %s %.1f s", t, d.toMillis() / 1000.0)));
       h.add(s.toString());
     });
+    if (security) {
+      h.add("- *-secure: the same server with TLS on client RPC (hbase.server.netty.tls.enabled, TLSv1.2, EC P-256 "
+          + "server certificate, no plaintext, no client certificate: client auth NONE; the servers' own calls over "
+          + "TLS too) and authorisation on (hbase.security.authorization; HBase: its AccessController as master, "
+          + "region and region server coprocessor); the workloads run as '" + SecurityMode.USER + "', not a "
+          + "superuser, granted CREATE, READ, WRITE on the default namespace (so it creates, and owns, the tables)");
+    }
     h.add("- latencies are per client operation (a scan: per row; scanRange100: per 100-row scan; buffered writes: "
         + "per mutate call, with the final flush in the run's time)");
     return h;

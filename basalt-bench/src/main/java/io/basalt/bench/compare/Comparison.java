@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
  * Runs every workload against every target, alternating (A B A B ..., or A B C A B C ... with three targets) so
@@ -55,7 +54,7 @@ public final class Comparison {
     Map<String, Connection> connections = new LinkedHashMap<>();
     try {
       for (Target t : targets) {
-        connections.put(t.name(), ConnectionFactory.createConnection(t.clientConfiguration()));
+        connections.put(t.name(), t.connect());
       }
       Map<String, Map<String, Figures>> figures = new LinkedHashMap<>();
       Map<String, Map<String, Duration>> loads = new LinkedHashMap<>();

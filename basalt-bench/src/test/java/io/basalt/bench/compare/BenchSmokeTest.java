@@ -88,6 +88,41 @@ class BenchSmokeTest {
     assertThat(out.resolve("servers/basalt-rf3/logs/regionserver-0-gc.log")).isNotEmptyFile();
   }
 
+  /**
+   * --security on one write and one scan workload: Basalt plain and Basalt with TLS and ACLs, the secured one
+   * reached only over TLS as the granted user (the bench's own calls would fail otherwise), both in the report with
+   * the secured/plain ratio, and no errors.
+   */
+  @Test
+  @Timeout(value = 4, unit = TimeUnit.MINUTES)
+  void securityModeReportsSecuredAgainstPlain(@TempDir Path temp) throws Exception {
+    BenchCommand.quietClientLogs();
+    String logDir = System.getProperty("basalt.bench.logDir");
+    Path out = logDir == null ? temp
+        : Files.createDirectories(Path.of(logDir)).resolve("smoke-security-" + System.currentTimeMillis());
+    int exit = new CommandLine(new BenchCommand()).execute(concat(TINY, "--security", "--workloads",
+        "randomWrite,scanRange100", "--out", out.toString()));
+    assertThat(exit).isZero();
+
+    String md = Files.readString(out.resolve("results.md"), StandardCharsets.UTF_8);
+    assertThat(md).contains("# Cost of security").contains("basalt-secure ops/s").contains("| Basalt sec/Basalt |")
+        .contains("## Ratio Basalt with TLS and ACLs / Basalt of every figure").contains("'benchuser', not a superuser")
+        .doesNotContain("hbase ops/s").doesNotContain("hbase-secure ops/s");
+    for (String id : List.of("randomWrite 1t autoflush", "randomWrite 1t buffered", "scanRange100 1t")) {
+      for (String target : List.of("basalt", "basalt-secure")) {
+        String[] row = md.lines().filter(l -> l.startsWith("| " + id + " ") && l.contains("| " + target + " "))
+            .findFirst().orElseThrow(() -> new AssertionError("no " + target + " row for " + id + " in\n" + md))
+            .split("\\|");
+        assertThat(Double.parseDouble(row[3].trim().replace(",", ""))).as("ops/s of %s on %s", id, target)
+            .isPositive();
+        assertThat(row[row.length - 1].trim()).as("errors of %s on %s", id, target).isEqualTo("0");
+      }
+    }
+    // the run's CA and stores stay with the results, the secured server's data does not
+    assertThat(out.resolve("servers/basalt-secure/data")).doesNotExist();
+    assertThat(out.resolve("servers/pki/truststore.p12")).isNotEmptyFile();
+  }
+
   /** --profile and --raw-engine on one workload: per-workload profiles of the server, and Basalt/raw in the report. */
   @Test
   @Timeout(value = 3, unit = TimeUnit.MINUTES)

@@ -84,7 +84,9 @@ class AuthorizationMatrixTest {
         .containsEntry("gail/scan", "ok 9 cells").containsEntry("gail/put f1", "denied")
         .containsEntry("nick/create table in ns", "ok, owner may write: ok")
         .containsEntry("nadia/create namespace", "denied").containsEntry("tara/disable t2", "denied")
-        .containsEntry("tara/snapshot t1", "ok").containsEntry("alice/capabilities", "ok true");
+        .containsEntry("tara/snapshot t1", "ok, owner tara, clone elsewhere: denied, restore: ok, delete: ok")
+        .containsEntry("alice/snapshot t1", "denied").containsEntry("tara/list snapshots", "ok []")
+        .containsEntry("tara/delete another's snapshot", "denied").containsEntry("alice/capabilities", "ok true");
     // HBase applies a batch's Puts together, after checking them all: one refused, none written
     assertThat(basalt.get("fred/batch put f1+f2")).startsWith("denied").endsWith("f1 put landed: false");
     assertThat(Files.readString(data.resolve("audit.log")))

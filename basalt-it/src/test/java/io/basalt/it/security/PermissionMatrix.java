@@ -51,6 +51,7 @@ final class PermissionMatrix {
   static final byte[] Q1 = Bytes.toBytes("q1");
   static final byte[] Q2 = Bytes.toBytes("q2");
   /** Every test user's groups, for the servers' static group mapping (HBase's and Basalt's key). */
+  static final String ADMIN_SNAPSHOT = "snap_superuser";
   static final String GROUPS = "carol=analysts;alice=;walter=;fred=;quinn=;nadia=;nick=;tara=;gail=;nobody=;someone=";
   static final List<String> USERS = List.of("alice", "walter", "fred", "quinn", "nadia", "nick", "tara", "gail",
       "carol", "nobody");
@@ -76,6 +77,7 @@ final class PermissionMatrix {
       grant(a, "tara", Permission.newBuilder(T1).withActions(Action.ADMIN));
       grant(a, "gail", Permission.newBuilder().withActions(Action.READ));
       grant(a, "@analysts", Permission.newBuilder(T1).withActions(Action.READ));
+      a.snapshot(ADMIN_SNAPSHOT, T2); // owned by the superuser: no test user may see or delete it
     } finally {
       data(admin);
     }
@@ -221,11 +223,44 @@ final class PermissionMatrix {
       return "ok";
     }));
     ops.put("snapshot t1", () -> admin(c, a -> {
-      a.snapshot("snap_" + user, T1);
-      try (Admin sa = superuser.getAdmin()) {
-        sa.deleteSnapshot("snap_" + user);
+      // the taker owns the snapshot (HBase's SnapshotDescription.owner): lists it, may restore it (with ADMIN on
+      // the table), clone it elsewhere only with ADMIN on the target namespace, and delete it
+      String name = "snap_" + user;
+      a.snapshot(name, T1);
+      try {
+        String owner = a.listSnapshots().stream().filter(d -> d.getName().equals(name))
+            .map(d -> d.getOwner()).findFirst().orElse("(not listed)");
+        String clone = outcome(() -> {
+          a.cloneSnapshot(name, TableName.valueOf("clone_" + user));
+          return "ok";
+        });
+        String restore = outcome(() -> {
+          a.disableTable(T1);
+          a.restoreSnapshot(name);
+          a.enableTable(T1);
+          return "ok";
+        });
+        String delete = outcome(() -> {
+          a.deleteSnapshot(name);
+          return "ok";
+        });
+        return "ok, owner " + owner + ", clone elsewhere: " + clone + ", restore: " + restore + ", delete: " + delete;
+      } finally {
+        try (Admin sa = superuser.getAdmin()) {
+          if (sa.isTableDisabled(T1)) {
+            sa.enableTable(T1);
+          }
+          if (sa.listSnapshots().stream().anyMatch(d -> d.getName().equals(name))) {
+            sa.deleteSnapshot(name);
+          }
+        }
       }
-      return "ok";
+    }));
+    ops.put("list snapshots", () -> admin(c, a -> "ok " + a.listSnapshots().stream().map(d -> d.getName()).sorted()
+        .toList()));
+    ops.put("delete another's snapshot", () -> admin(c, a -> {
+      a.deleteSnapshot(ADMIN_SNAPSHOT);
+      return "ok (deleted)";
     }));
     ops.put("disable t2", () -> admin(c, a -> {
       a.disableTable(T2);

@@ -59,6 +59,11 @@ public final class Authorization implements CallGuard, AutoCloseable {
     return settings.enabled() ? new Authorization(zk, root, settings, tableFamilies) : null;
   }
 
+  /** Lets the master's snapshot calls be judged by their stored owners (HBase's snapshot ownership). */
+  public void snapshotFacts(SnapshotFacts facts) {
+    master.snapshotFacts(facts);
+  }
+
   /** The permission calls' handler, to serve on MasterService and ClientService; {@code a} may be null (off). */
   public static AclServiceHandler handlerOf(Authorization a) {
     return a == null ? new AclServiceHandler(null, null) : a.handler;

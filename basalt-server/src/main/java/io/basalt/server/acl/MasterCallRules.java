@@ -27,11 +27,16 @@ final class MasterCallRules {
   private final AccessChecker checker;
   private final PermissionStore store;
   private final Runnable refresh;
+  private volatile SnapshotFacts snapshots = SnapshotFacts.NONE;
 
   MasterCallRules(AccessChecker checker, PermissionStore store, Runnable refresh) {
     this.checker = checker;
     this.store = store;
     this.refresh = refresh;
+  }
+
+  void snapshotFacts(SnapshotFacts facts) {
+    snapshots = facts;
   }
 
   private static TableName table(HBaseProtos.TableName t) {
@@ -104,14 +109,10 @@ final class MasterCallRules {
         checker.requireTable(u, "snapshot " + s.getName(), TableName.valueOf(s.getTable()), null, null,
             Action.ADMIN);
       }
-      case "RestoreSnapshot" -> {
-        org.apache.hadoop.hbase.shaded.protobuf.generated.SnapshotProtos.SnapshotDescription s = ((MasterProtos.RestoreSnapshotRequest) request).getSnapshot();
-        checker.requireGlobal(u, "restoreSnapshot " + s.getName(), Action.ADMIN, "");
-      }
-      case "DeleteSnapshot" -> {
-        org.apache.hadoop.hbase.shaded.protobuf.generated.SnapshotProtos.SnapshotDescription s = ((MasterProtos.DeleteSnapshotRequest) request).getSnapshot();
-        checker.requireGlobal(u, "deleteSnapshot " + s.getName(), Action.ADMIN, "");
-      }
+      case "RestoreSnapshot" -> SnapshotRules.restoreOrClone(checker, snapshots, u,
+          ((MasterProtos.RestoreSnapshotRequest) request).getSnapshot());
+      case "DeleteSnapshot" -> SnapshotRules.delete(checker, snapshots, u,
+          ((MasterProtos.DeleteSnapshotRequest) request).getSnapshot().getName());
       case "ExecProcedure", "ExecProcedureWithRet" -> {
         HBaseProtos.ProcedureDescription p = ((MasterProtos.ExecProcedureRequest) request).getProcedure();
         if (p.getSignature().equals("flush-table-proc")) {

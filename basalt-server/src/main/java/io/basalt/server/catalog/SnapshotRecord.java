@@ -20,18 +20,31 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException;
  * whose disk holds the region's linked log ({@code DATA/snapshots/NAME/ENCODED}). A snapshot is on one server's
  * disk per region: losing that disk loses the snapshot's region; {@code basalt snapshot export} is the backup.
  * <pre>
- * version 1: byte 1 | UTF name | int64 creation time (ms) | int32 len | table descriptor (PBUF)
- *            | int32 parts | (int32 len | RegionInfo PBUF | UTF server)* | int32 CRC32C of all before
+ * version 2: byte 2 | UTF name | int64 creation time (ms) | int32 len | table descriptor (PBUF)
+ *            | int32 parts | (int32 len | RegionInfo PBUF | UTF server)* | UTF owner | int32 CRC32C of all before
+ * version 1: the same without the owner (read as "")
  * </pre>
+ * The owner is the short name of the user who took it while authorisation was on ("" otherwise), as HBase's
+ * SnapshotDescription.owner: it may list, delete, restore and clone its snapshot (acl.SnapshotRules).
  */
-public record SnapshotRecord(String name, TableDescriptor table, long creationTime, List<Part> parts) {
-  private static final int VERSION = 1;
+public record SnapshotRecord(String name, TableDescriptor table, long creationTime, List<Part> parts, String owner) {
+  private static final int VERSION = 2;
 
   /** One region of the snapshot and the server holding its files. */
   public record Part(RegionInfo region, ServerName server) {}
 
   public SnapshotRecord {
     parts = List.copyOf(parts);
+    owner = owner == null ? "" : owner;
+  }
+
+  /** A snapshot without an owner (taken with authorisation off). */
+  public SnapshotRecord(String name, TableDescriptor table, long creationTime, List<Part> parts) {
+    this(name, table, creationTime, parts, "");
+  }
+
+  public SnapshotRecord withOwner(String who) {
+    return new SnapshotRecord(name, table, creationTime, parts, who);
   }
 
   public byte[] encode() {
@@ -51,6 +64,7 @@ public record SnapshotRecord(String name, TableDescriptor table, long creationTi
         out.write(r);
         out.writeUTF(p.server().getServerName());
       }
+      out.writeUTF(owner);
       out.flush();
       CRC32C crc = new CRC32C();
       crc.update(bytes.toByteArray());
@@ -72,7 +86,7 @@ public record SnapshotRecord(String name, TableDescriptor table, long creationTi
     }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(data, 0, data.length - 4));
     int version = in.readUnsignedByte();
-    if (version != VERSION) {
+    if (version != VERSION && version != 1) {
       throw new IOException("snapshot record of unknown version " + version + ": written by a newer Basalt?");
     }
     try {
@@ -88,10 +102,11 @@ public record SnapshotRecord(String name, TableDescriptor table, long creationTi
         RegionInfo region = RegionInfo.parseFrom(field(in));
         parts.add(new Part(region, ServerName.valueOf(in.readUTF())));
       }
+      String owner = version >= 2 ? in.readUTF() : "";
       if (in.available() > 0) {
         throw new IOException("corrupt snapshot record: bytes after the last field");
       }
-      return new SnapshotRecord(name, table, created, parts);
+      return new SnapshotRecord(name, table, created, parts, owner);
     } catch (DeserializationException | IllegalArgumentException e) {
       throw new IOException("corrupt snapshot record: " + e.getMessage(), e);
     }

@@ -167,4 +167,48 @@ public final class SecurityKeys {
       throw new IllegalArgumentException("not a regular expression: " + e.getDescription());
     }
   }
+
+  // ---- ZooKeeper client TLS, HBase's spelling: hbase.zookeeper.property.X is ZooKeeper's client property
+  // zookeeper.X (HBase's ZKConfig.getZKClientConfig); io.basalt.server.zk.ZooKeeperClientSettings
+
+  public static final ConfigKey<Boolean> ZK_CLIENT_SECURE = ConfigKey.bool("hbase.zookeeper.property.client.secure",
+      false, "Connect to ZooKeeper's secure (TLS) client port (zookeeper.client.secure); needs "
+          + "hbase.zookeeper.property.clientCnxnSocket=org.apache.zookeeper.ClientCnxnSocketNetty and the "
+          + "hbase.zookeeper.property.ssl.* stores.");
+
+  public static final ConfigKey<String> ZK_CLIENT_CNXN_SOCKET = ConfigKey.string(
+      "hbase.zookeeper.property.clientCnxnSocket", "",
+      "ZooKeeper client socket class (zookeeper.clientCnxnSocket); TLS needs org.apache.zookeeper.ClientCnxnSocketNetty.");
+
+  public static final ConfigKey<String> ZK_SSL_KEYSTORE_LOCATION = ConfigKey.path(
+      "hbase.zookeeper.property.ssl.keyStore.location", "",
+      "Keystore with this server's client certificate for ZooKeeper's TLS port (zookeeper.ssl.keyStore.location); "
+          + "needed when ZooKeeper requires client certificates (its default).");
+
+  public static final ConfigKey<String> ZK_SSL_KEYSTORE_PASSWORD = ConfigKey.string(
+      "hbase.zookeeper.property.ssl.keyStore.password", "", "Password of the ZooKeeper client keystore.");
+
+  public static final ConfigKey<String> ZK_SSL_KEYSTORE_TYPE = ConfigKey.string(
+      "hbase.zookeeper.property.ssl.keyStore.type", "", "JKS or PKCS12; empty: from the file name's extension.");
+
+  public static final ConfigKey<String> ZK_SSL_TRUSTSTORE_LOCATION = ConfigKey.path(
+      "hbase.zookeeper.property.ssl.trustStore.location", "",
+      "Truststore with the CA of ZooKeeper's server certificate (zookeeper.ssl.trustStore.location).");
+
+  public static final ConfigKey<String> ZK_SSL_TRUSTSTORE_PASSWORD = ConfigKey.string(
+      "hbase.zookeeper.property.ssl.trustStore.password", "", "Password of the ZooKeeper client truststore.");
+
+  public static final ConfigKey<String> ZK_SSL_TRUSTSTORE_TYPE = ConfigKey.string(
+      "hbase.zookeeper.property.ssl.trustStore.type", "", "JKS or PKCS12; empty: from the file name's extension.");
+
+  public static final ConfigKey<String> ZK_SSL_HOSTNAME_VERIFICATION = ConfigKey.string(
+      "hbase.zookeeper.property.ssl.hostnameVerification", "",
+      "Whether the ZooKeeper server's certificate must name the host connected to (zookeeper.ssl.hostnameVerification); "
+          + "empty: ZooKeeper's default (true).");
+
+  public static final ConfigKey<Boolean> ZK_SECURE_ACLS = ConfigKey.bool("basalt.zookeeper.secure.acls", false,
+      "Create znodes readable and writable only by the servers' ZooKeeper SASL identity (the JAAS section "
+          + "zookeeper.sasl.clientconfig, default Client, of -Djava.security.auth.login.config), except the HBase "
+          + "client registry znodes, which everyone may read (as HBase's ZKUtil on a secure cluster). Needs that "
+          + "JAAS section; znodes created before keep their ACLs.");
 }

@@ -87,7 +87,8 @@ public final class MasterNode implements AutoCloseable {
     boolean ok = false;
     try {
       track(security);
-      zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
+      zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis(),
+          security.zookeeperClient(), security.zookeeperAcls(config.hbaseZnodeParent()));
       track(zk::close);
       rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES, security));
@@ -177,7 +178,10 @@ public final class MasterNode implements AutoCloseable {
       }
       dispatcher.register(MasterService.newReflectiveBlockingService(ServiceProxy.of(
           MasterService.BlockingInterface.class, "MasterService", masterService,
-          new SnapshotServiceHandler(new Snapshots(m), masterService), Authorization.handlerOf(auth))));
+          new SnapshotServiceHandler(new Snapshots(m), masterService, auth != null), Authorization.handlerOf(auth))));
+      if (auth != null) {
+        auth.snapshotFacts(new MasterSnapshotFacts(m.catalog()));
+      }
       dispatcher.register(ClientService.newReflectiveBlockingService(ServiceProxy.of(
           ClientService.BlockingInterface.class, "ClientService", new ClientServiceHandler(metaServer),
           new io.basalt.server.rpc.CoprocessorEndpoints(new AuthenticationServiceHandler(security.authentication())))));

@@ -29,10 +29,17 @@ public final class SnapshotServiceHandler {
 
   private final Snapshots snapshots;
   private final MasterServiceHandler procedures;
+  private final boolean recordOwners;
 
   SnapshotServiceHandler(Snapshots snapshots, MasterServiceHandler procedures) {
+    this(snapshots, procedures, false);
+  }
+
+  /** {@code recordOwners}: authorisation is on, so a snapshot's taker owns it (as HBase records it only then). */
+  SnapshotServiceHandler(Snapshots snapshots, MasterServiceHandler procedures, boolean recordOwners) {
     this.snapshots = snapshots;
     this.procedures = procedures;
+    this.recordOwners = recordOwners;
   }
 
   public SnapshotResponse snapshot(CallController c, SnapshotRequest r) throws IOException {
@@ -44,7 +51,7 @@ public final class SnapshotServiceHandler {
     if (!d.hasTable() || d.getTable().isEmpty()) {
       throw new DoNotRetryIOException("a snapshot needs a table");
     }
-    snapshots.take(d.getName(), TableName.valueOf(d.getTable()));
+    snapshots.take(d.getName(), TableName.valueOf(d.getTable()), recordOwners ? c.caller().shortUser() : "");
     return SnapshotResponse.newBuilder().setExpectedTimeout(EXPECTED_TIMEOUT_MILLIS).build();
   }
 
@@ -110,8 +117,9 @@ public final class SnapshotServiceHandler {
   }
 
   static SnapshotProtos.SnapshotDescription describe(SnapshotRecord s) {
-    return SnapshotProtos.SnapshotDescription.newBuilder().setName(s.name())
+    SnapshotProtos.SnapshotDescription.Builder b = SnapshotProtos.SnapshotDescription.newBuilder().setName(s.name())
         .setTable(s.table().getTableName().getNameAsString()).setCreationTime(s.creationTime())
-        .setType(SnapshotProtos.SnapshotDescription.Type.FLUSH).setVersion(LAYOUT_VERSION).build();
+        .setType(SnapshotProtos.SnapshotDescription.Type.FLUSH).setVersion(LAYOUT_VERSION);
+    return (s.owner().isEmpty() ? b : b.setOwner(s.owner())).build();
   }
 }

@@ -76,6 +76,11 @@ public final class Snapshots {
 
   /** Takes {@code name} of {@code table}; returns its record once every region is linked and it is listed. */
   public SnapshotRecord take(String name, TableName table) throws IOException {
+    return take(name, table, "");
+  }
+
+  /** As {@link #take(String, TableName)}, recording {@code owner} (HBase's SnapshotDescription.owner; "" for none). */
+  public SnapshotRecord take(String name, TableName table, String owner) throws IOException {
     checkName(name);
     synchronized (master) {
       if (catalog.snapshots().get(name).isPresent()) {
@@ -100,7 +105,7 @@ public final class Snapshots {
         }
         parts.add(new SnapshotRecord.Part(r.info(), master.servers().liveAt(where).orElse(where)));
       }
-      SnapshotRecord record = new SnapshotRecord(name, desc, System.currentTimeMillis(), parts);
+      SnapshotRecord record = new SnapshotRecord(name, desc, System.currentTimeMillis(), parts, owner);
       long start = System.nanoTime();
       Outcome o = master.driveSnapshot(SnapshotProtocol.begin(txnId(name), record), desc);
       require(o, Outcome.Kind.SNAPSHOT_TAKEN);

@@ -63,6 +63,7 @@ public final class ClientServiceHandler {
 
   public GetResponse get(CallController c, GetRequest request) throws IOException {
     byte[] regionName = request.getRegion().getValue().toByteArray();
+    SecurityAttributes.check(request.getGet());
     Get get = ProtobufUtil.toGet(request.getGet());
     Result result;
     if (isMeta(regionName)) {
@@ -104,8 +105,9 @@ public final class ClientServiceHandler {
     if (isMeta(regionName)) {
       throw new DoNotRetryIOException("hbase:meta is read-only in Basalt: the master owns the catalog");
     }
-    HostedRegion region = server.lookup().writable(regionName);
     MutationProto proto = request.getMutation();
+    SecurityAttributes.check(proto);
+    HostedRegion region = server.lookup().writable(regionName);
     CellScanner cells = c.requestCellScanner();
     long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
     try {
@@ -234,6 +236,16 @@ public final class ClientServiceHandler {
     }
     if (action.getAtomic() || action.hasCondition()) {
       try {
+        for (Action a : action.getActionList()) {
+          if (a.hasMutation()) {
+            try {
+              SecurityAttributes.check(a.getMutation());
+            } catch (DoNotRetryIOException refused) {
+              skipCells(action, cells); // the later region actions' cells follow this one's
+              throw refused;
+            }
+          }
+        }
         RowOutcome outcome = atomic(region, action, cells);
         if (action.hasCondition()) {
           response.setProcessed(outcome.applied());
@@ -260,6 +272,7 @@ public final class ClientServiceHandler {
         Result r;
         if (a.hasGet()) {
           // As HBase: a Get runs at once, without waiting for the Puts and Deletes collected before it.
+          SecurityAttributes.check(a.getGet());
           Get get = ProtobufUtil.toGet(a.getGet());
           r = get(region, get, stale);
           if (get.isCheckExistenceOnly()) {
@@ -269,6 +282,14 @@ public final class ClientServiceHandler {
           }
         } else {
           MutationProto proto = a.getMutation();
+          try {
+            SecurityAttributes.check(proto);
+          } catch (DoNotRetryIOException refused) {
+            for (int c2 = 0; c2 < proto.getAssociatedCellCount(); c2++) {
+              cells.advance(); // the next actions' cells follow this one's
+            }
+            throw refused;
+          }
           if (proto.getMutateType() == MutationProto.MutationType.PUT
               || proto.getMutateType() == MutationProto.MutationType.DELETE) {
             Mutation m = proto.getMutateType() == MutationProto.MutationType.PUT
@@ -404,6 +425,7 @@ public final class ClientServiceHandler {
     ScannerLeases.Lease lease;
     if (request.hasScan()) {
       byte[] regionName = request.getRegion().getValue().toByteArray();
+      SecurityAttributes.check(request.getScan());
       Scan scan = ProtobufUtil.toScan(request.getScan()); // its limit comes with each call (RowLimit)
       ResultCursor cursor;
       String leaseRegion;

@@ -70,7 +70,8 @@ public final class RegionServerNode implements AutoCloseable {
     try {
       track(security);
       Files.createDirectories(config.dataDir());
-      CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis());
+      CuratorFramework zk = ZooKeeperClients.connect(config.zookeeper(), config.sessionTimeoutMillis(),
+          security.zookeeperClient(), security.zookeeperAcls(config.hbaseZnodeParent()));
       track(zk::close);
       ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver");
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,

@@ -31,6 +31,9 @@ public final class ServerSecurity implements AutoCloseable {
   private io.basalt.server.acl.AccessSettings access = io.basalt.server.acl.AccessSettings.OFF;
   private MemberTls memberTls;
   private MemberCertificateRule memberRule = MemberCertificateRule.ANY;
+  private org.apache.zookeeper.client.ZKClientConfig zookeeperClient =
+      io.basalt.server.zk.ZooKeeperClientSettings.plain();
+  private boolean secureZnodes;
 
   private ServerSecurity(ClusterSecret secret, ReloadingTls tls, boolean serverTls, boolean supportPlaintext,
       TlsOptions serverOptions, TlsOptions clientOptions, boolean clientTls, boolean httpsStatus) {
@@ -68,6 +71,8 @@ public final class ServerSecurity implements AutoCloseable {
     ServerSecurity s = transport(c, defaultSecret);
     s.access = access;
     try {
+      s.zookeeperClient = io.basalt.server.zk.ZooKeeperClientSettings.from(c);
+      s.secureZnodes = io.basalt.server.zk.ZooKeeperClientSettings.secureAcls(c, s.zookeeperClient);
       s.authentication = Authentication.from(c, role, host,
           s.serverTls && "NEED".equals(s.serverOptions.clientAuth()));
     } catch (IOException | RuntimeException e) {
@@ -75,6 +80,16 @@ public final class ServerSecurity implements AutoCloseable {
       throw e;
     }
     return s;
+  }
+
+  /** How this server's ZooKeeper client connects (TLS: hbase.zookeeper.property.client.secure, ssl.*). */
+  public org.apache.zookeeper.client.ZKClientConfig zookeeperClient() {
+    return zookeeperClient;
+  }
+
+  /** The ACLs of the znodes this server creates: SASL-creator-only (basalt.zookeeper.secure.acls), else null (open). */
+  public org.apache.curator.framework.api.ACLProvider zookeeperAcls(String hbaseParent) {
+    return secureZnodes ? new io.basalt.server.zk.SecureZnodeAcls(hbaseParent) : null;
   }
 
   /** Who may do what (authorisation); off unless {@code hbase.security.authorization} is true. */

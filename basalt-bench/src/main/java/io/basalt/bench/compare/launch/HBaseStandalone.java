@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Real Apache HBase 2.6.4 standalone ({@code HMaster start} in local mode: master, region server and ZooKeeper in
@@ -34,21 +36,33 @@ public final class HBaseStandalone {
   private HBaseStandalone() {}
 
   public static LaunchedTarget start(ServerSettings settings) throws IOException, InterruptedException {
+    return start(settings, "hbase", Map.of(), UnaryOperator.identity());
+  }
+
+  /**
+   * @param name the target's name, also its directory under the work directory and its process's name
+   * @param extra settings on top of the bench's (e.g. TLS and the AccessController), in hbase-site.xml
+   * @param clientSide what a client needs besides the ZooKeeper address (e.g. TLS settings)
+   */
+  public static LaunchedTarget start(ServerSettings settings, String name, Map<String, String> extra,
+      UnaryOperator<Configuration> clientSide) throws IOException, InterruptedException {
     String classpath = Classpaths.hbase();
-    Path dir = Files.createDirectories(settings.workDir().resolve("hbase"));
+    Path dir = Files.createDirectories(settings.workDir().resolve(name));
     Path conf = Files.createDirectories(dir.resolve("conf"));
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
     int[] ports = Ports.free(3);
-    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(site(dir, settings, ports[0], ports[1], ports[2])),
-        StandardCharsets.UTF_8);
+    Map<String, String> site = site(dir, settings, ports[0], ports[1], ports[2]);
+    site.putAll(extra);
+    Files.writeString(conf.resolve("hbase-site.xml"), siteXml(site), StandardCharsets.UTF_8);
     Files.writeString(conf.resolve("log4j2.properties"), LOG4J2, StandardCharsets.UTF_8);
     List<String> jvm = new ArrayList<>(List.of("-Xms" + settings.heapMb() + "m", "-Xmx" + settings.heapMb() + "m",
         "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true", "-Dzookeeper.admin.enableServer=false",
         "-Djava.io.tmpdir=" + tmp));
     jvm.addAll(JDK17_FLAGS);
-    ChildJvm child = ChildJvm.start("hbase", jvm, conf + java.io.File.pathSeparator + classpath,
+    ChildJvm child = ChildJvm.start(name, jvm, conf + java.io.File.pathSeparator + classpath,
         "org.apache.hadoop.hbase.master.HMaster", List.of("start"), dir.resolve("logs"));
-    return LaunchedTarget.awaitReady("hbase", "HBase 2.6.4 standalone", ports[0], 1, List.of(List.of(child)));
+    return LaunchedTarget.awaitReady(name, "HBase 2.6.4 standalone" + (extra.isEmpty() ? "" : " (" + name + ")"),
+        ports[0], 1, List.of(List.of(child)), clientSide);
   }
 
   /** The hbase-site.xml of the child: local mode, loopback only, free ports, data under {@code dir}. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 
@@ -21,9 +22,11 @@ public final class LaunchedTarget implements Target {
   private final int zookeeperPort;
   private final List<List<ChildJvm>> tiers;
   private final Duration coldStart;
+  private final UnaryOperator<Configuration> clientSide;
 
   private LaunchedTarget(String name, String description, int zookeeperPort, List<List<ChildJvm>> tiers,
-      Duration coldStart) {
+      Duration coldStart, UnaryOperator<Configuration> clientSide) {
+    this.clientSide = clientSide;
     this.name = name;
     this.description = description;
     this.zookeeperPort = zookeeperPort;
@@ -39,10 +42,16 @@ public final class LaunchedTarget implements Target {
    */
   public static LaunchedTarget awaitReady(String name, String description, int zookeeperPort, int liveServers,
       List<List<ChildJvm>> tiers) throws IOException, InterruptedException {
+    return awaitReady(name, description, zookeeperPort, liveServers, tiers, UnaryOperator.identity());
+  }
+
+  /** As above, for servers a client reaches only with more settings ({@code clientSide}: e.g. TLS). */
+  public static LaunchedTarget awaitReady(String name, String description, int zookeeperPort, int liveServers,
+      List<List<ChildJvm>> tiers, UnaryOperator<Configuration> clientSide) throws IOException, InterruptedException {
     List<List<ChildJvm>> copy = tiers.stream().map(List::copyOf).toList();
     try {
-      Duration coldStart = Readiness.await(flatten(copy), description, zookeeperPort, liveServers);
-      return new LaunchedTarget(name, description, zookeeperPort, copy, coldStart);
+      Duration coldStart = Readiness.await(flatten(copy), description, zookeeperPort, liveServers, clientSide);
+      return new LaunchedTarget(name, description, zookeeperPort, copy, coldStart, clientSide);
     } catch (IOException | InterruptedException | RuntimeException e) {
       stop(copy);
       throw e;
@@ -69,7 +78,7 @@ public final class LaunchedTarget implements Target {
 
   @Override
   public Configuration clientConfiguration() {
-    return ClientSettings.zookeeper("127.0.0.1", zookeeperPort);
+    return clientSide.apply(ClientSettings.zookeeper("127.0.0.1", zookeeperPort));
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.client.Admin;
@@ -20,8 +21,8 @@ final class Readiness {
    * Polls until the cluster serves with at least {@code liveServers} live region servers, one of the processes
    * dies, or the bound passes; returns the time from launching the first process to the first answer.
    */
-  static Duration await(List<ChildJvm> processes, String name, int zookeeperPort, int liveServers)
-      throws IOException, InterruptedException {
+  static Duration await(List<ChildJvm> processes, String name, int zookeeperPort, int liveServers,
+      UnaryOperator<Configuration> clientSide) throws IOException, InterruptedException {
     long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
     Exception last = null;
     while (true) {
@@ -32,7 +33,7 @@ final class Readiness {
       }
       if (Ports.accepts(zookeeperPort)) {
         try {
-          if (probe(zookeeperPort, liveServers)) {
+          if (probe(zookeeperPort, liveServers, clientSide)) {
             return Duration.ofNanos(System.nanoTime() - processes.get(0).startedNanos());
           }
         } catch (IOException | RuntimeException e) {
@@ -65,8 +66,9 @@ final class Readiness {
     }
   }
 
-  private static boolean probe(int zookeeperPort, int liveServers) throws IOException {
-    Configuration conf = ClientSettings.zookeeper("127.0.0.1", zookeeperPort);
+  private static boolean probe(int zookeeperPort, int liveServers, UnaryOperator<Configuration> clientSide)
+      throws IOException {
+    Configuration conf = clientSide.apply(ClientSettings.zookeeper("127.0.0.1", zookeeperPort));
     conf.setInt("hbase.client.retries.number", 1);
     conf.setInt("hbase.rpc.timeout", 2_000);
     conf.setInt("hbase.client.operation.timeout", 4_000);

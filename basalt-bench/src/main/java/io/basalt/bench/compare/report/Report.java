@@ -18,6 +18,8 @@ public final class Report {
   public static final String HBASE = "hbase";
   /** Prefix of a replicated Basalt cluster's target name: "basalt-rf3". */
   public static final String BASALT_RF = "basalt-rf";
+  /** Suffix of a target with TLS and ACLs on: "basalt-secure", "hbase-secure" (--security). */
+  public static final String SECURE = "-secure";
 
   private Report() {}
 
@@ -55,6 +57,15 @@ public final class Report {
         }
       }
     }
+    // security on against off, each system against itself, then secured Basalt against secured HBase
+    for (String t : targets) {
+      if (t.endsWith(SECURE) && targets.contains(t.substring(0, t.length() - SECURE.length()))) {
+        ratios.add(new Ratio(t, t.substring(0, t.length() - SECURE.length())));
+      }
+    }
+    if (targets.contains(BASALT + SECURE) && targets.contains(HBASE + SECURE)) {
+      ratios.add(new Ratio(BASALT + SECURE, HBASE + SECURE));
+    }
     if (targets.contains(BASALT) && targets.contains(HBASE)) {
       ratios.add(new Ratio(BASALT, HBASE));
     }
@@ -66,18 +77,32 @@ public final class Report {
     return targets.stream().anyMatch(t -> t.startsWith(BASALT_RF));
   }
 
-  /** Short label of a target in a ratio column: "RF=3", "RF=1", "HBase". */
-  private static String shortLabel(String target) {
+  /** With a replicated cluster or a secured target, ratio columns name their targets; else the one is "ratio". */
+  private static boolean labelled(List<String> targets) {
+    return replicated(targets) || targets.stream().anyMatch(t -> t.endsWith(SECURE));
+  }
+
+  /** Short label of a target in a ratio column: "RF=3", "RF=1", "HBase", "Basalt sec", "HBase sec". */
+  private static String shortLabel(String target, boolean replicated) {
     if (target.startsWith(BASALT_RF)) {
       return "RF=" + target.substring(BASALT_RF.length());
     }
-    return target.equals(BASALT) ? "RF=1" : target.equals(HBASE) ? "HBase" : target;
+    if (target.endsWith(SECURE)) {
+      return shortLabel(target.substring(0, target.length() - SECURE.length()), false) + " sec";
+    }
+    return target.equals(BASALT) ? (replicated ? "RF=1" : "Basalt") : target.equals(HBASE) ? "HBase" : target;
   }
 
-  /** Label of a target in a heading: "Basalt RF=3", "Basalt" (or "Basalt RF=1" beside a cluster), "HBase". */
+  /**
+   * Label of a target in a heading: "Basalt RF=3", "Basalt" (or "Basalt RF=1" beside a cluster), "HBase",
+   * "Basalt with TLS and ACLs".
+   */
   private static String longLabel(String target, boolean replicated) {
     if (target.startsWith(BASALT_RF) || (replicated && target.equals(BASALT))) {
-      return "Basalt " + shortLabel(target);
+      return "Basalt " + shortLabel(target, true);
+    }
+    if (target.endsWith(SECURE)) {
+      return longLabel(target.substring(0, target.length() - SECURE.length()), false) + " with TLS and ACLs";
     }
     return target.equals(BASALT) ? "Basalt" : target.equals(HBASE) ? "HBase" : target;
   }
@@ -105,19 +130,22 @@ public final class Report {
 
   private static String summary(List<Row> rows, String group, List<String> targets) {
     List<Ratio> ratios = ratios(targets);
-    boolean labelled = replicated(targets);
+    boolean labelled = labelled(targets);
+    boolean replicated = replicated(targets);
     List<String> header = new ArrayList<>(List.of("workload"));
     for (String t : targets) {
       header.add(">" + t + " ops/s");
     }
     for (Ratio r : ratios) {
-      header.add(">" + (labelled ? shortLabel(r.numerator()) + "/" + shortLabel(r.denominator()) : "ratio"));
+      header.add(">" + (labelled ? shortLabel(r.numerator(), replicated) + "/" + shortLabel(r.denominator(), replicated)
+          : "ratio"));
     }
     for (String t : targets) {
       header.add(">" + t + " p99 ms");
     }
     for (Ratio r : ratios) {
-      header.add(">" + (labelled ? "p99 " + shortLabel(r.numerator()) + "/" + shortLabel(r.denominator()) : "p99 ratio"));
+      header.add(">" + (labelled ? "p99 " + shortLabel(r.numerator(), replicated) + "/"
+          + shortLabel(r.denominator(), replicated) : "p99 ratio"));
     }
     MarkdownTable table = new MarkdownTable(header.toArray(String[]::new));
     for (Row row : rows) {

@@ -14,16 +14,17 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException;
  * be (or was) recorded, and where its regions' files are being linked from (the live regions, or an export's
  * directory for an import).
  * <pre>
- * version 1 (see TxnCodec for the framing):
- *   'P' | 1 | phase (1 STARTED, 2 LINKED, 3 ROLLING_BACK, 4 DELETING) | id | snapshot name
+ * version 2 (see TxnCodec for the framing):
+ *   'P' | 2 | phase (1 STARTED, 2 LINKED, 3 ROLLING_BACK, 4 DELETING) | id | snapshot name
  *       | table descriptor (PBUF) | varint creation time | varint parts | (region | server)*
- *       | import directory ("" when taken from the live regions) | reason ("" if none) | CRC32C
+ *       | import directory ("" when taken from the live regions) | reason ("" if none) | owner | CRC32C
+ * version 1: the same without the owner (read as "")
  * </pre>
  */
 public record SnapshotTxn(String id, Phase phase, SnapshotRecord snapshot, String importFrom, String reason)
     implements Txn {
   static final byte KIND = 'P';
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
 
   /** How far it got; what a new master does from each is on {@link SnapshotProtocol} and {@link DeleteSnapshotProtocol}. */
   public enum Phase {
@@ -67,11 +68,13 @@ public record SnapshotTxn(String id, Phase phase, SnapshotRecord snapshot, Strin
     for (SnapshotRecord.Part p : snapshot.parts()) {
       w.region(p.region()).server(p.server());
     }
-    return w.string(importFrom).string(reason).toBytes();
+    return w.string(importFrom).string(reason).string(snapshot.owner()).toBytes();
   }
 
   public static SnapshotTxn parse(byte[] data) throws IOException {
-    TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "snapshot transaction");
+    // a record of version 1 (before owners) is still read after an upgrade
+    byte version = data.length > 1 && data[1] == 1 ? 1 : VERSION;
+    TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, version, "snapshot transaction");
     Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     String name = r.string();
@@ -92,8 +95,9 @@ public record SnapshotTxn(String id, Phase phase, SnapshotRecord snapshot, Strin
     }
     String importFrom = r.string();
     String reason = r.string();
+    String owner = version >= 2 ? r.string() : "";
     r.end();
-    return new SnapshotTxn(id, phase, new SnapshotRecord(name, table, created, parts), importFrom, reason);
+    return new SnapshotTxn(id, phase, new SnapshotRecord(name, table, created, parts, owner), importFrom, reason);
   }
 
   @Override
