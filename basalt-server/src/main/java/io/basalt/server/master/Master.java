@@ -256,6 +256,18 @@ public final class Master {
     }
     List<RegionRecord> pair = MergeRules.check(named, forcible);
     TableDescriptor table = table(pair.get(0).info().getTable());
+    if (pair.get(0).replicated() || pair.get(1).replicated()) {
+      for (RegionRecord r : pair) {
+        inFlight.checkNotHeld(r.info());
+      }
+      long id = Math.max(nextRegionId(), Math.max(pair.get(0).info().getRegionId(), pair.get(1).info().getRegionId())
+          + 1);
+      LOG.info("merging the replicated {} and {}", pair.get(0).info().getRegionNameAsString(),
+          pair.get(1).info().getRegionNameAsString());
+      throwUnless(drive(new GroupMerges(servers, replicated).begin(pair.get(0), pair.get(1), id), table),
+          Outcome.Kind.MERGED);
+      return;
+    }
     for (RegionRecord r : pair) {
       inFlight.checkNotHeld(r.info());
       if (!servers.isLive(r.server())) {

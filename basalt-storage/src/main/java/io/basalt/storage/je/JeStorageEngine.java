@@ -325,6 +325,39 @@ public final class JeStorageEngine implements StorageEngine {
     }
   }
 
+  @Override
+  public io.basalt.storage.region.MergeReport refoundMergedGroup(Path dir, GroupMembership founder, Path smaller,
+      KeyRange merged) {
+    if (!Files.isDirectory(dir) || !Files.isDirectory(smaller)) {
+      throw new StorageException("no region directory " + (Files.isDirectory(dir) ? smaller : dir));
+    }
+    if (GroupRefounding.isRefounded(dir)) {
+      return null;
+    }
+    requireClosed(dir, "refounding its group");
+    requireClosed(smaller, "merging");
+    try {
+      return MergedGroupFounding.refoundAndFill(dir, envConfig(false), founder, channelGuard, smaller, merged);
+    } catch (EnvironmentLockedException e) {
+      throw new StorageException("region directory " + dir + " is in use by another process", e);
+    } catch (com.sleepycat.je.DatabaseException e) {
+      throw JeErrors.translate("founding the merged group of " + dir, e);
+    }
+  }
+
+  @Override
+  public long logBytes(Path dir) {
+    try {
+      long total = 0;
+      for (Path segment : files.listSegments(dir)) {
+        total += files.size(segment);
+      }
+      return total;
+    } catch (java.io.IOException e) {
+      throw new StorageException("cannot list the log of " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
   private void prepareEmpty(Path dir) {
     try {
       if (!files.isEmptyOrMissing(dir)) {

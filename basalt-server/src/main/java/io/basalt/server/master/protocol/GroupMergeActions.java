@@ -84,7 +84,7 @@ public final class GroupMergeActions {
    * Master, in one atomic catalog update: both regions gone, the merged region OPEN with {@code members} and the
    * base's group name. From then on clients are sent to the merged region.
    */
-  public record PublishGroupMerge(RegionInfo lower, RegionInfo upper, RegionInfo merged, RegionInfo base,
+  public record PublishGroupMerge(RegionInfo lower, RegionInfo upper, RegionInfo merged, String group,
       List<Member> members) implements Action.OfGroupMerge {
     public PublishGroupMerge {
       members = List.copyOf(members);

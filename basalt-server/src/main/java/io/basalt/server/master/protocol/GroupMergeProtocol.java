@@ -195,7 +195,7 @@ public final class GroupMergeProtocol extends StepMachine<GroupMergeProtocol.Sta
         yield new Action.InParallel(opens);
       }
       case PUBLISH -> new GroupMergeActions.PublishGroupMerge(txn.lower().region(), txn.upper().region(), merged,
-          base.region(), txn.mergedMembers());
+          base.group(), txn.mergedMembers());
       case DROP -> {
         List<Action> drops = new ArrayList<>();
         for (int i = 0; i < allOldMembers().size(); i++) {

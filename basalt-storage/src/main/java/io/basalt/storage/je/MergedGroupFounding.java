@@ -1,0 +1,41 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.EnvironmentConfig;
+import com.sleepycat.je.rep.ReplicatedEnvironment;
+import io.basalt.storage.region.MergeReport;
+import io.basalt.storage.replication.ChannelGuard;
+import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.schema.KeyRange;
+import java.nio.file.Path;
+
+/**
+ * Founds the group of a merge of two replicated regions from the founder's clone of the larger region's log, and
+ * fills it with the smaller region's records: the clone is opened once with JE's reset of the group (as a split
+ * daughter's founder is, {@link GroupRefounding}), alone in it and so its primary, and the smaller region's records
+ * are written through that replicated environment, so that they are entries of the group's log which the other
+ * members, whose clones end at the same position, stream when they join. The marker is written only after the
+ * copy: a repeat after a crash before it resets again (harmless: no member joined yet) and finds the copy done or
+ * does it again ({@link RegionMerger#fill} is idempotent).
+ */
+final class MergedGroupFounding {
+  private MergedGroupFounding() {}
+
+  /** Returns what the copy cost, or null if {@code dir} was founded and filled already. */
+  static MergeReport refoundAndFill(Path dir, EnvironmentConfig env, GroupMembership founder, ChannelGuard guard,
+      Path smaller, KeyRange merged) {
+    if (GroupRefounding.isRefounded(dir)) {
+      return null;
+    }
+    MergeReport report = RegionMerger.fill(() -> {
+      ReplicatedEnvironment primary = ReplicaEnvironments.openReset(dir, env, founder, guard);
+      if (!primary.getState().isMaster()) {
+        primary.close();
+        throw new io.basalt.storage.error.StorageException("the refounded group of " + dir + " did not elect "
+            + founder.nodeName() + " (" + primary.getState() + "): it cannot take the merge's copy");
+      }
+      return primary;
+    }, smaller, merged, 0);
+    GroupRefounding.markRefounded(dir, founder);
+    return report;
+  }
+}
