@@ -291,10 +291,7 @@ public final class JeStorageEngine implements StorageEngine {
         () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     RegionMetadata meta;
     try {
-      meta = RegionCatalog.readMetadata(env);
-      if (!meta.descriptor().range().encloses(range)) {
-        throw new StorageException("range " + range + " is not inside the member's range " + meta.descriptor().range());
-      }
+      meta = MergedGroupFounding.awaitRangeEnclosing(env, range);
     } catch (RuntimeException e) {
       closeQuietly(env);
       throw e;
@@ -347,16 +344,9 @@ public final class JeStorageEngine implements StorageEngine {
 
   @Override
   public long logBytes(Path dir) {
-    try {
-      long total = 0;
-      for (Path segment : files.listSegments(dir)) {
-        total += files.size(segment);
-      }
-      return total;
-    } catch (java.io.IOException e) {
-      throw new StorageException("cannot list the log of " + dir + ": " + e.getMessage(), e);
-    }
+    return RegionMerger.logBytes(files, dir);
   }
+
 
   private void prepareEmpty(Path dir) {
     try {

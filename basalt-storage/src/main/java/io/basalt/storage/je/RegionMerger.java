@@ -66,7 +66,7 @@ final class RegionMerger {
   }
 
   /** The bytes of a closed region's log segments: which of two regions is cheaper to copy. */
-  private static long logBytes(StorageFiles files, Path dir) {
+  static long logBytes(StorageFiles files, Path dir) {
     try {
       long total = 0;
       for (Path segment : files.listSegments(dir)) {
