@@ -13,7 +13,8 @@ import org.apache.hadoop.hbase.ServerName;
 /**
  * Starts the merge of two adjacent replicated regions ({@link GroupMergeProtocol}): every member of both must be up
  * (a retriable error naming the one that is not, as for a split), some server must hold a member of each (the copy
- * is local there), and the larger region, by its log on that server's disk, is the base whose logs are kept.
+ * is local there: the master moves a member first when none does, {@link #colocatingMove}), and the larger region,
+ * by its log on that server's disk, is the base whose logs are kept.
  */
 final class GroupMerges {
   private final ServerManager servers;
@@ -42,6 +43,27 @@ final class GroupMerges {
     boolean lowerIsLarger = rs.groupMerges().logBytes(lower.info()) >= rs.groupMerges().logBytes(upper.info());
     // The founder must hold a member of both, whichever is the base: founderServer is symmetric in that.
     return GroupMergeProtocol.begin("gmerge-" + lower.info().getEncodedName(), low, up, lowerIsLarger, mergedRegionId);
+  }
+
+  /**
+   * When {@code lower} and {@code upper} share no server: the member change that brings them together, {from, to}:
+   * a secondary of {@code upper} (its primary {@code upperPrimary} keeps serving) moves to a server of {@code lower}.
+   * Empty when they share a server already.
+   */
+  static Optional<ServerName[]> colocatingMove(RegionRecord lower, RegionRecord upper, ServerName upperPrimary) {
+    boolean shared = upper.members().stream().anyMatch(m -> lower.memberOn(m.server()).isPresent());
+    if (shared) {
+      return Optional.empty();
+    }
+    ServerName from = upper.members().stream().map(Member::server)
+        .filter(s -> !s.getAddress().equals(upperPrimary.getAddress())).findFirst()
+        .orElse(upper.members().get(0).server());
+    return Optional.of(new ServerName[] {from, lower.members().get(0).server()});
+  }
+
+  /** The server of the region's primary (live), for {@link #colocatingMove}. */
+  ServerName primaryOf(RegionRecord r) {
+    return replicated.primaryOf(r);
   }
 
   private Side side(RegionRecord r) throws IOException {
