@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -24,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Region merges on a real cluster through the unmodified client: two regions on different servers (the upper one
  * moves to the lower one's server first), then two on one server, under a 95/5 load whose every acknowledged write
- * is read back; and the refusal of a merge in a replicated table.
+ * is read back. Replicated tables merge too: {@link ReplicatedMergeTest}.
  */
 @Timeout(300)
 class MergeClusterTest {
@@ -73,34 +71,6 @@ class MergeClusterTest {
         assertThat(load.verify()).isEmpty();
         assertThat(load.wrongReads()).isZero();
       }
-    }
-  }
-
-  @Test
-  void aReplicatedTableRefusesMergesNamingTheGap() throws Exception {
-    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
-         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
-         Admin admin = conn.getAdmin()) {
-      cluster.awaitRegisteredRegionServers(3);
-      TableName name = TableName.valueOf("replicated_merge");
-      admin.createTable(TableDescriptorBuilder.newBuilder(name)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F)).build(), new byte[][] {Bytes.toBytes("m")});
-      List<RegionInfo> regions = admin.getRegions(name).stream()
-          .filter(org.apache.hadoop.hbase.client.RegionReplicaUtil::isDefaultReplica).toList();
-      assertThat(regions).hasSize(2);
-      Throwable refused = null;
-      try {
-        admin.mergeRegionsAsync(new byte[][] {regions.get(0).getEncodedNameAsBytes(),
-            regions.get(1).getEncodedNameAsBytes()}, false).get(120, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        refused = e.getCause();
-      } catch (java.io.IOException e) {
-        refused = e; // the blocking Admin makes the call itself and throws the master's refusal at once
-      }
-      assertThat(refused).isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("replicated table")
-          .hasMessageContaining("not supported by Basalt yet");
-      assertThat(admin.getRegions(name).stream()
-          .filter(org.apache.hadoop.hbase.client.RegionReplicaUtil::isDefaultReplica).count()).isEqualTo(2);
     }
   }
 }

@@ -42,6 +42,7 @@ public final class ControlEndpoint {
     byte[] none = new byte[0];
     ControlEndpoint endpoint = new ControlEndpoint();
     RemoteSnapshots.register(endpoint, rs.snapshots());
+    RemoteGroupMerges.register(endpoint, rs.groupMerges());
     return endpoint
         .register("openRegion", a -> {
           rs.openRegion(a.region(), a.table());

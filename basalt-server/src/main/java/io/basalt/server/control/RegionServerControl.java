@@ -46,6 +46,9 @@ public interface RegionServerControl {
   /** This server's part in splitting replicated regions. */
   GroupSplitControl groupSplits();
 
+  /** This server's part in merging replicated regions. */
+  GroupMergeControl groupMerges();
+
   /** This server's snapshot directories. */
   SnapshotControl snapshots();
 

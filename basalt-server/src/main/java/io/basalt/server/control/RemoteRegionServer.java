@@ -57,6 +57,11 @@ public final class RemoteRegionServer implements RegionServerControl, GroupSplit
   }
 
   @Override
+  public GroupMergeControl groupMerges() {
+    return new RemoteGroupMerges(client);
+  }
+
+  @Override
   public SnapshotControl snapshots() {
     return new RemoteSnapshots(client);
   }

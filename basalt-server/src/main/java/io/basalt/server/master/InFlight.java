@@ -52,6 +52,8 @@ final class InFlight {
             : txn instanceof CloneTxn c ? java.util.stream.Stream.concat(c.targets().stream(),
                 c.replaced().stream().map(p -> p.region())).toList()
             : txn instanceof io.basalt.server.master.protocol.MergeTxn j ? List.of(j.lower(), j.upper(), j.merged())
+            : txn instanceof io.basalt.server.master.protocol.GroupMergeTxn k ? List.of(k.lower().region(),
+                k.upper().region(), k.merged())
             : List.of(((MoveTxn) txn).region());
         regions.forEach(r -> held.add(r.getEncodedName()));
       } catch (IOException unreadable) {

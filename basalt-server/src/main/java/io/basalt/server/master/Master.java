@@ -256,6 +256,27 @@ public final class Master {
     }
     List<RegionRecord> pair = MergeRules.check(named, forcible);
     TableDescriptor table = table(pair.get(0).info().getTable());
+    if (pair.get(0).replicated() || pair.get(1).replicated()) {
+      for (RegionRecord r : pair) {
+        inFlight.checkNotHeld(r.info());
+      }
+      long id = Math.max(nextRegionId(), Math.max(pair.get(0).info().getRegionId(), pair.get(1).info().getRegionId())
+          + 1);
+      LOG.info("merging the replicated {} and {}", pair.get(0).info().getRegionNameAsString(),
+          pair.get(1).info().getRegionNameAsString());
+      GroupMerges merges = new GroupMerges(servers, replicated);
+      RegionRecord upper = pair.get(1);
+      var move = GroupMerges.colocatingMove(pair.get(0), upper, merges.primaryOf(upper));
+      if (move.isPresent()) {
+        // The copy is local to a server holding both, as an unreplicated merge moves the upper region first.
+        LOG.info("moving the member of {} on {} to {} so that a server holds both regions to merge",
+            upper.info().getRegionNameAsString(), move.get()[0], move.get()[1]);
+        changeMembers(upper, move.get()[0], move.get()[1], false);
+        upper = regionByName(upper.info().getRegionName());
+      }
+      throwUnless(drive(merges.begin(pair.get(0), upper, id), table), Outcome.Kind.MERGED);
+      return;
+    }
     for (RegionRecord r : pair) {
       inFlight.checkNotHeld(r.info());
       if (!servers.isLive(r.server())) {

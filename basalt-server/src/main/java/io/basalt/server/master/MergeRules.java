@@ -11,7 +11,8 @@ import org.apache.hadoop.hbase.exceptions.MergeRegionException;
 /**
  * Which merges are refused before anything happens, with HBase 2.6's exception classes and messages
  * (MergeTableRegionsProcedure.checkRegionsToMerge), plus what Basalt does not do: more than two regions at once, and
- * regions that are not adjacent even when forced (HBase then makes a region that overlaps the ones between).
+ * regions that are not adjacent even when forced (HBase then makes a region that overlaps the ones between). Merges of
+ * replicated regions have their own refusals ({@link GroupMerges}).
  */
 final class MergeRules {
   private MergeRules() {}
@@ -55,13 +56,6 @@ final class MergeRules {
           + " the regions between them");
     }
     checkOnline(regions.get(1));
-    for (RegionRecord r : regions) {
-      if (r.replicated()) {
-        throw new DoNotRetryIOException("Merging regions of a replicated table (" + r.info().getTable() + ", "
-            + r.members().size() + " copies per region) is not supported by Basalt yet: only tables with one copy"
-            + " per region (REGION_REPLICATION 1, or a cluster with replication factor 1) can merge regions");
-      }
-    }
     RegionRecord a = regions.get(0);
     RegionRecord b = regions.get(1);
     return RegionInfo.COMPARATOR.compare(a.info(), b.info()) <= 0 ? List.of(a, b) : List.of(b, a);

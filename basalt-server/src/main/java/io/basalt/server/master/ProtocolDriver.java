@@ -12,6 +12,9 @@ import io.basalt.server.control.PrefetchReports;
 import io.basalt.server.control.RegionServerControl;
 import io.basalt.server.master.protocol.Action;
 import io.basalt.server.master.protocol.MemberTxn;
+import io.basalt.server.master.protocol.GroupMergeActions;
+import io.basalt.server.master.protocol.GroupMergeProtocol;
+import io.basalt.server.master.protocol.GroupMergeTxn;
 import io.basalt.server.master.protocol.GroupSplitProtocol;
 import io.basalt.server.master.protocol.GroupSplitTxn;
 import io.basalt.server.master.protocol.MoveProtocol;
@@ -78,6 +81,7 @@ final class ProtocolDriver {
   private final OperationHistory history;
   private final ReplicatedRegions replicated;
   private final GroupSplitSteps groupSplits;
+  private final GroupMergeSteps groupMerges;
   private final SnapshotSteps snapshotSteps;
   private final MergeSteps mergeSteps;
   private final ParallelParts parallel = new ParallelParts();
@@ -93,6 +97,7 @@ final class ProtocolDriver {
     this.prefetches = prefetches;
     this.history = history;
     this.groupSplits = new GroupSplitSteps(catalog, servers);
+    this.groupMerges = new GroupMergeSteps(catalog, servers);
     this.snapshotSteps = new SnapshotSteps(catalog, servers);
     this.mergeSteps = new MergeSteps(catalog, servers);
   }
@@ -197,6 +202,13 @@ final class ProtocolDriver {
       at(m.source()).abortMoveAway(m.region(), table);
     } else if (MergeSteps.handles(a)) {
       run.bytes += mergeSteps.execute(a, table, run.phases);
+    } else if (a instanceof Action.OfGroupMerge g) {
+      long[] copied = {0};
+      Result result = groupMerges.execute(g, table, copied);
+      if (copied[0] != 0) {
+        run.bytes += copied[0]; // the founder's copy: never a part run in parallel
+      }
+      return result;
     } else if (SnapshotSteps.handles(a)) {
       return snapshotSteps.execute(a);
     } else if (!executeMemberAction(a, table)) {
@@ -334,6 +346,9 @@ final class ProtocolDriver {
     if (a instanceof Action.RollBackGroupSplit r) {
       server = r.server();
       drops = List.of(r.daughterA(), r.daughterB());
+    } else if (a instanceof GroupMergeActions.RollBackGroupMerge r) {
+      server = r.server();
+      drops = List.of(r.merged());
     } else if (a instanceof Action.OpenDaughterMember o && !o.members().get(0).isOn(o.server())) {
       server = o.server();
       drops = List.of();
@@ -355,7 +370,8 @@ final class ProtocolDriver {
 
   /** The server an action needs, if it is down now (waiting for it beats retrying). */
   private ServerName serverDown(Action a) {
-    if (a instanceof Action.CloseMember || a instanceof Action.DropMemberFiles || a instanceof Action.RollBackGroupSplit) {
+    if (a instanceof Action.CloseMember || a instanceof Action.DropMemberFiles || a instanceof Action.RollBackGroupSplit
+        || a instanceof GroupMergeActions.RollBackGroupMerge) {
       return null; // done while their server is down
     }
     if (a instanceof Action.DeleteMember d) {
@@ -374,6 +390,7 @@ final class ProtocolDriver {
           : r.txn() instanceof io.basalt.server.master.protocol.SnapshotTxn t ? t.phase().name()
           : r.txn() instanceof io.basalt.server.master.protocol.CloneTxn c ? c.phase().name()
           : r.txn() instanceof io.basalt.server.master.protocol.MergeTxn m ? m.phase().name()
+          : r.txn() instanceof GroupMergeTxn g ? g.phase().name()
           : ((MoveTxn) r.txn()).phase().name();
       return "master." + kind + ".recorded." + phase.toLowerCase(Locale.ROOT);
     }
@@ -408,9 +425,14 @@ final class ProtocolDriver {
       this.kind = p instanceof SplitProtocol ? "split" : p instanceof GroupSplitProtocol ? "gsplit"
           : p instanceof ReplaceMemberProtocol ? "member" : p instanceof MoveProtocol ? "move"
           : p instanceof io.basalt.server.master.protocol.CloneSnapshotProtocol ? "clone"
-          : p instanceof io.basalt.server.master.protocol.MergeProtocol ? "merge" : "snapshot";
+          : p instanceof io.basalt.server.master.protocol.MergeProtocol ? "merge"
+          : p instanceof GroupMergeProtocol ? "gmerge" : "snapshot";
       if (p instanceof io.basalt.server.master.protocol.MergeProtocol merge) {
         describe(merge.txn());
+        return;
+      }
+      if (p instanceof GroupMergeProtocol merge) {
+        merge.txn().ifPresent(this::describe);
         return;
       }
       if (!(p instanceof MoveProtocol || p instanceof SplitProtocol || p instanceof GroupSplitProtocol
@@ -430,6 +452,9 @@ final class ProtocolDriver {
 
     void timed(Action a, long start, long end) {
       long millis = (end - start) / 1_000_000;
+      if (protocol instanceof GroupMergeProtocol && timedMerge(a, millis, end)) {
+        return;
+      }
       if (a instanceof Action.InParallel p) {
         if (p.parts().stream().anyMatch(Action.FoundDaughterGroup.class::isInstance)
             && p.parts().get(0) instanceof Action.CloseAndCloneMember) {
@@ -491,6 +516,24 @@ final class ProtocolDriver {
       }
     }
 
+    /** A replicated merge's phases; false for the actions it shares with a split (the seal starts the pause). */
+    private boolean timedMerge(Action a, long millis, long end) {
+      String phase = a instanceof Action.InParallel p && p.parts().get(0) instanceof GroupMergeActions.CloseMemberForMerge
+          ? "close" : a instanceof GroupMergeActions.FoundMergedGroup ? "foundAndCopy"
+          : a instanceof Action.OpenDaughterMember ? "openFounder"
+          : a instanceof Action.InParallel p && p.parts().size() > 1
+              && p.parts().get(1) instanceof GroupMergeActions.JoinMergedMember ? "join"
+          : a instanceof GroupMergeActions.PublishGroupMerge ? "publish" : null;
+      if (phase == null) {
+        return false;
+      }
+      phases.merge(phase, millis, Long::sum);
+      if (phase.equals("publish")) {
+        unavailableTo = end;
+      }
+      return true;
+    }
+
     private void describe(Txn txn) {
       if (txn instanceof io.basalt.server.master.protocol.SnapshotTxn
           || txn instanceof io.basalt.server.master.protocol.CloneTxn) {
@@ -508,6 +551,10 @@ final class ProtocolDriver {
         region = m.lower();
         from = m.server();
         to = m.server();
+      } else if (txn instanceof GroupMergeTxn g) {
+        region = g.lower().region();
+        from = g.base().primary();
+        to = g.mergedMembers().get(0).server();
       } else if (txn instanceof GroupSplitTxn g) {
         region = g.parent();
         from = g.primary();

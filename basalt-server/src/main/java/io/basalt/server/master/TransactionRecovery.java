@@ -94,6 +94,9 @@ final class TransactionRecovery {
     if (p instanceof io.basalt.server.master.protocol.MergeProtocol j) {
       return j.txn().lower();
     }
+    if (p instanceof io.basalt.server.master.protocol.GroupMergeProtocol k) {
+      return k.txn().orElseThrow().lower().region();
+    }
     return ((MoveProtocol) p).txn().region();
   }
 }

@@ -60,6 +60,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   private volatile ReplicationPorts ports;
   private volatile PrimaryReporter primaries;
   private final MemberSplits memberSplits;
+  private final MemberMerges memberMerges;
   private final SplitHolds splitHolds = new SplitHolds(SplitHolds.MAX);
   private final RegionLookup lookup;
   private final RegionCompactions compactions = new RegionCompactions();
@@ -74,6 +75,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.leases = new ScannerLeases(scanners, serverName.getStartCode() << 16);
     this.lease = lease;
     this.memberSplits = new MemberSplits(this, engine);
+    this.memberMerges = new MemberMerges(this, engine);
     this.merges = new RegionMerges(this, engine);
     this.lookup = new RegionLookup(serverName, regions, replicaOf, movedTo, lease, splitHolds);
     this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
@@ -207,6 +209,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
         ports.release(info.getEncodedName());
       }
     }
+    splitHolds.release(info); // a merged region is published by now: held writes go and find it
   }
 
   @Override
@@ -396,6 +399,11 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
   @Override
   public io.basalt.server.control.SnapshotControl snapshots() {
     return java.util.Objects.requireNonNull(snapshots, "a master's meta server hosts no regions, so no snapshots");
+  }
+
+  @Override
+  public io.basalt.server.control.GroupMergeControl groupMerges() {
+    return memberMerges;
   }
 
   @Override

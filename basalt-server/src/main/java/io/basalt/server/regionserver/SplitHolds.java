@@ -10,7 +10,8 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Writes to a replicated region this server sealed for a split, held until its daughters take writes.
+ * Writes to a replicated region this server sealed for a split (or a merge), held until its daughters (or the
+ * merged region) take writes.
  *
  * <p>Why: refused at once, a write is retried by the stock client on its fixed backoff (0.1, 0.3, 0.6, 1.1, 2.1,
  * 4.1, 8.1 s after the first refusal), so a region unavailable for 3 s costs a writer 4.1 s. Held, it is refused
@@ -45,10 +46,16 @@ final class SplitHolds {
     }
   }
 
-  /** Ends the hold of the region {@code daughter} was split from, if this server holds its writes. */
+  /**
+   * Ends the hold of the region {@code daughter} was split from, if this server holds its writes. A merged region's
+   * member is not inside either region it replaces: their holds end when they are dropped, after the merged region
+   * is published (a write refused before that would find the old region in meta again, and back off).
+   */
   void daughterOpened(RegionInfo daughter) {
     holds.values().stream()
         .filter(h -> h.parent().getTable().equals(daughter.getTable()) && h.parent().containsRow(daughter.getStartKey())
+            && (h.parent().getEndKey().length == 0 || daughter.getEndKey().length > 0
+                && Bytes.compareTo(daughter.getEndKey(), h.parent().getEndKey()) <= 0)
             && !h.parent().getEncodedName().equals(daughter.getEncodedName()))
         .toList()
         .forEach(h -> release(h.parent()));

@@ -60,6 +60,24 @@ class SplitHoldsTest {
   }
 
   @Test
+  void aMergedRegionOpeningDoesNotEndTheHoldsOfTheRegionsItReplaces() throws Exception {
+    SplitHolds holds = new SplitHolds(Duration.ofSeconds(20));
+    RegionInfo upper = region(T, "f", "h", 1);
+    holds.hold(PARENT);
+    holds.hold(upper);
+    CompletableFuture<Long> lowerWaits = awaitInBackground(holds, PARENT);
+    CompletableFuture<Long> upperWaits = awaitInBackground(holds, upper);
+    holds.daughterOpened(region(T, "b", "h", 3)); // the merged region's member, before it is published
+    Thread.sleep(300);
+    assertThat(lowerWaits).isNotDone();
+    assertThat(upperWaits).isNotDone();
+    holds.release(PARENT); // dropped once the merged region is published
+    holds.release(upper);
+    assertThat(lowerWaits.get(5, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(300);
+    assertThat(upperWaits.get(5, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(300);
+  }
+
+  @Test
   void anUndoneSplitReleasesItsWrites() throws Exception {
     SplitHolds holds = new SplitHolds(Duration.ofSeconds(20));
     holds.hold(PARENT);

@@ -33,6 +33,13 @@ final class GroupRefounding {
     }
     ReplicatedEnvironment reset = ReplicaEnvironments.openReset(dir, env, founder, guard);
     reset.close();
+    markRefounded(dir, founder);
+    return true;
+  }
+
+  /** Records (durably) that {@code dir}'s group was refounded at {@code founder}'s address. */
+  static void markRefounded(Path dir, GroupMembership founder) {
+    Path marker = dir.resolve(MARKER);
     try {
       Path work = dir.resolve(MARKER + ".tmp");
       Files.writeString(work, founder.address() + "\n");
@@ -43,7 +50,6 @@ final class GroupRefounding {
     } catch (IOException e) {
       throw new StorageException("recording the new group of " + dir + " failed: " + e.getMessage(), e);
     }
-    return true;
   }
 
   static boolean isRefounded(Path dir) {

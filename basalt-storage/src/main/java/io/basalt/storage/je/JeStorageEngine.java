@@ -291,10 +291,7 @@ public final class JeStorageEngine implements StorageEngine {
         () -> ReplicaEnvironments.open(dir, envConfig(false), membership, false, false, channelGuard));
     RegionMetadata meta;
     try {
-      meta = RegionCatalog.readMetadata(env);
-      if (!meta.descriptor().range().encloses(range)) {
-        throw new StorageException("range " + range + " is not inside the member's range " + meta.descriptor().range());
-      }
+      meta = MergedGroupFounding.awaitRangeEnclosing(env, range);
     } catch (RuntimeException e) {
       closeQuietly(env);
       throw e;
@@ -324,6 +321,32 @@ public final class JeStorageEngine implements StorageEngine {
       throw JeErrors.translate("refounding the group of " + dir, e);
     }
   }
+
+  @Override
+  public io.basalt.storage.region.MergeReport refoundMergedGroup(Path dir, GroupMembership founder, Path smaller,
+      KeyRange merged) {
+    if (!Files.isDirectory(dir) || !Files.isDirectory(smaller)) {
+      throw new StorageException("no region directory " + (Files.isDirectory(dir) ? smaller : dir));
+    }
+    if (GroupRefounding.isRefounded(dir)) {
+      return null;
+    }
+    requireClosed(dir, "refounding its group");
+    requireClosed(smaller, "merging");
+    try {
+      return MergedGroupFounding.refoundAndFill(dir, envConfig(false), founder, channelGuard, smaller, merged);
+    } catch (EnvironmentLockedException e) {
+      throw new StorageException("region directory " + dir + " is in use by another process", e);
+    } catch (com.sleepycat.je.DatabaseException e) {
+      throw JeErrors.translate("founding the merged group of " + dir, e);
+    }
+  }
+
+  @Override
+  public long logBytes(Path dir) {
+    return RegionMerger.logBytes(files, dir);
+  }
+
 
   private void prepareEmpty(Path dir) {
     try {

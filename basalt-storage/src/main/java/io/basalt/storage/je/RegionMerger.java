@@ -66,7 +66,7 @@ final class RegionMerger {
   }
 
   /** The bytes of a closed region's log segments: which of two regions is cheaper to copy. */
-  private static long logBytes(StorageFiles files, Path dir) {
+  static long logBytes(StorageFiles files, Path dir) {
     try {
       long total = 0;
       for (Path segment : files.listSegments(dir)) {
@@ -80,9 +80,11 @@ final class RegionMerger {
 
   /**
    * Merges {@code smaller} (a closed region directory, only read) into the closed clone of the larger region that
-   * {@code openTarget} opens, and records {@code merged} as its range.
+   * {@code openTarget} opens (closed again before this returns), and records {@code merged} as its range, last: a
+   * target whose range is {@code merged} already was filled before, and is left as it is. The target may be a
+   * replicated environment (its primary): the copy then goes into its group's log.
    */
-  private static MergeReport fill(Supplier<Environment> openTarget, Path smaller, KeyRange merged,
+  static MergeReport fill(Supplier<Environment> openTarget, Path smaller, KeyRange merged,
       long linkedTailBytes) {
     long start = System.nanoTime();
     Environment source = openReadOnly(smaller);
@@ -93,6 +95,10 @@ final class RegionMerger {
         RegionMetadata into = RegionCatalog.readMetadata(target);
         KeyRange small = from.descriptor().range();
         KeyRange large = into.descriptor().range();
+        if (large.equals(merged)) {
+          // Filled by an earlier try that stopped before recording it elsewhere: the range is written last.
+          return new MergeReport(0, 0, 0, linkedTailBytes, (System.nanoTime() - start) / 1_000_000);
+        }
         checkAdjacent(small, large, merged);
         long deleted = 0;
         long copied = 0;

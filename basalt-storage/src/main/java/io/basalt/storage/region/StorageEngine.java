@@ -82,6 +82,18 @@ public interface StorageEngine extends AutoCloseable {
    */
   boolean refoundGroup(Path dir, GroupMembership founder);
 
+  /**
+   * {@link #refoundGroup} for a merge of two replicated regions: {@code dir} is the founder's clone of the larger
+   * region's member; before the founding is recorded, the records of the smaller region's closed member in {@code
+   * smaller} (only read) are written into it through its new group's replicated environment, and its range becomes
+   * {@code merged}. Returns the copy's cost, or null if it was done already. Open it with {@link #openMember}
+   * afterwards, then the other members, which stream the copy from it.
+   */
+  MergeReport refoundMergedGroup(Path dir, GroupMembership founder, Path smaller, KeyRange merged);
+
+  /** The bytes of a closed or open region's log files on disk (which of two regions to copy in a merge). */
+  long logBytes(Path dir);
+
   /** Cache, log and cleaner figures of all open regions (a few microseconds per region). */
   EngineStats stats();
 

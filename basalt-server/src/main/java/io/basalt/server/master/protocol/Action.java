@@ -140,6 +140,12 @@ public sealed interface Action {
     }
   }
 
+  /**
+   * The actions only a merge of replicated regions has ({@link GroupMergeProtocol}), declared in {@link
+   * GroupMergeActions}. It also uses {@link SealGroup}, {@link OpenDaughterMember} and {@link DropRegionFiles}.
+   */
+  non-sealed interface OfGroupMerge extends Action {}
+
   // ------------------------------------------------------------------ region servers, merge (MergeProtocol)
 
   /**

@@ -8,7 +8,7 @@ import java.util.Optional;
  * rules). Not thread-safe: one driver thread owns a protocol.
  */
 public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, MoveProtocol, ReplaceMemberProtocol,
-    SnapshotProtocol, DeleteSnapshotProtocol, CloneSnapshotProtocol, MergeProtocol {
+    SnapshotProtocol, DeleteSnapshotProtocol, CloneSnapshotProtocol, MergeProtocol, GroupMergeProtocol {
   /** The transaction's id (its znode name). */
   String id();
 
@@ -75,6 +75,9 @@ public sealed interface Protocol permits SplitProtocol, GroupSplitProtocol, Move
     }
     if (txn instanceof MergeTxn merge) {
       return MergeProtocol.recover(merge);
+    }
+    if (txn instanceof GroupMergeTxn merge) {
+      return GroupMergeProtocol.recover(merge);
     }
     return MoveProtocol.recover((MoveTxn) txn);
   }

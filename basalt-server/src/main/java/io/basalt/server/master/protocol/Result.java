@@ -12,7 +12,7 @@ import java.util.List;
  * {@link Action.CloseAndCloneMember}); {@link Action.InParallel} reports {@link Each}.
  */
 public sealed interface Result permits Result.Done, Result.SplitPoint, Result.NoSplitPoint, Result.Manifest,
-    Result.DaughterMembers, Result.LogPosition, Result.Each {
+    Result.DaughterMembers, Result.LogPosition, Result.Each, Result.MergedMembers {
   Done DONE = new Done();
 
   /** The action did all it had to and has nothing to tell. */
@@ -76,6 +76,13 @@ public sealed interface Result permits Result.Done, Result.SplitPoint, Result.No
     public DaughterMembers {
       a = List.copyOf(a);
       b = List.copyOf(b);
+    }
+  }
+
+  /** The members of a replicated merge's region: one per member of the base, on its server, at a new port. */
+  record MergedMembers(List<Member> members) implements Result {
+    public MergedMembers {
+      members = List.copyOf(members);
     }
   }
 

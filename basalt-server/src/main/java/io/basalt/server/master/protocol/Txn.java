@@ -6,7 +6,8 @@ import java.io.IOException;
  * A split, move or member change in flight as persisted in its ZooKeeper node ({@code ROOT/transactions/<id>}): enough
  * for a new master to decide alone whether to finish or undo it ({@link Protocol#recover(byte[])}).
  */
-public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn, SnapshotTxn, CloneTxn, MergeTxn {
+public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn, SnapshotTxn, CloneTxn, MergeTxn,
+    GroupMergeTxn {
   /** The znode name: unique among transactions in flight. */
   String id();
 
@@ -35,6 +36,9 @@ public sealed interface Txn permits SplitTxn, GroupSplitTxn, MoveTxn, MemberTxn,
     }
     if (data.length > 0 && data[0] == MergeTxn.KIND) {
       return MergeTxn.parse(data);
+    }
+    if (data.length > 0 && data[0] == GroupMergeTxn.KIND) {
+      return GroupMergeTxn.parse(data);
     }
     throw new IOException("not a split, move or member change transaction record");
   }

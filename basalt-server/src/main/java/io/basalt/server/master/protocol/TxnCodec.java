@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException;
  * The field encoding shared by {@link SplitTxn}, {@link GroupSplitTxn}, {@link MoveTxn} and {@link MemberTxn}:
  * <pre>
  *   byte    kind ('S' split, 'G' split of a replica group, 'M' move, 'R' replica group member change,
- *           'J' merge, 'P' snapshot, 'C' snapshot clone)
+ *           'J' merge, 'K' merge of replica groups, 'P' snapshot, 'C' snapshot clone)
  *   byte    version
  *   ...     fields; a field of bytes is varint length | bytes; strings are UTF-8; a RegionInfo is
  *           RegionInfo.toByteArray (HBase's PBUF form); a ServerName its "host,port,startcode" string;

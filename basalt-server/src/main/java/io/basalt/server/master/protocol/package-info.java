@@ -2,7 +2,9 @@
  * Split, split of a replicated region ({@link GroupSplitProtocol}: every member clones its own log), move,
  * replica-group member changes ({@link ReplaceMemberProtocol}), and snapshots ({@link SnapshotProtocol} to take or
  * import one, {@link DeleteSnapshotProtocol}, {@link CloneSnapshotProtocol} to clone or restore; docs/snapshots.md),
- * region merge ({@link MergeProtocol}: a clone of the larger region filled with the smaller one's records)
+ * region merge ({@link MergeProtocol}: a clone of the larger region filled with the smaller one's records;
+ * {@link GroupMergeProtocol} for replicated regions: the larger one's group refounded from each member's clone and
+ * filled through its replicated environment)
  * as pure state machines (ARCHITECTURE §4, paper
  * §III.D-E), in the style of etcd's raft
  * {@code RawNode}: the protocol decides, a driver does the work. Nothing here touches ZooKeeper, the
