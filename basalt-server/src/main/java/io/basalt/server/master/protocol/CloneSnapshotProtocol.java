@@ -26,9 +26,14 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  *   DeleteTxn                                            CLONED | RESTORED
  * replicated (the groups in the record): after PublishClone (regions CLOSED, table DISABLED) instead of OpenRegion:
  *   InParallel(OpenDaughterMember per founder)           each founder alone in its group: its primary
- *   InParallel(JoinMember per other member)              joined empty, filled by copy, caught up with the founder
+ *   InParallel(JoinMember per other member)              joined empty, filled by copy, caught up with the founder;
+ *                                                        failure: the founders' opens again, then this (a founder
+ *                                                        whose server restarted is closed, and nothing else opens
+ *                                                        it while the table is disabled)
  *   EnableClonedTable                                    a clone: regions OPEN, table ENABLED, once every group
  *                                                        has its members (a majority and more)
+ *   InParallel(OpenDaughterMember per member)            a clone: every member open (one whose server restarted
+ *                                                        since it joined, while the table was disabled, reopens)
  *   InParallel(CloseMember per member)                   a restore: the table stays disabled, its copies made
  * roll back:
  *   PersistTxn(ROLLING_BACK, reason), InParallel(DropRegionFiles per new region),
@@ -45,7 +50,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  */
 public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtocol.Stage> implements Protocol {
   enum Stage { RECORD_STARTED, CREATE_TABLE, CLONE, FOUND, RECORD_CLONED, PUBLISH, OPEN, OPEN_FOUNDERS,
-    JOIN, ENABLE, CLOSE_MEMBERS, DROP_REPLACED, RECORD_ROLLBACK, DROP_CLONES, REMOVE_TABLE, DELETE }
+    JOIN, ENABLE, OPEN_MEMBERS, CLOSE_MEMBERS, DROP_REPLACED, RECORD_ROLLBACK, DROP_CLONES, REMOVE_TABLE, DELETE }
 
   private CloneTxn txn;
   private Outcome ending;
@@ -205,6 +210,16 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
         yield new Action.InParallel(parts);
       }
       case ENABLE -> new Action.EnableClonedTable(txn.table().getTableName());
+      case OPEN_MEMBERS -> {
+        List<Action> parts = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+          for (Member m : txn.groups().get(i)) {
+            parts.add(new Action.OpenDaughterMember(m.server(), targets.get(i), groupName(targets.get(i)),
+                txn.groups().get(i)));
+          }
+        }
+        yield new Action.InParallel(parts);
+      }
       case CLOSE_MEMBERS -> {
         List<Action> parts = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
@@ -248,7 +263,7 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
   @Override
   boolean accepts(Stage stage, Result result) {
     return switch (stage) {
-      case CLONE, FOUND, OPEN, OPEN_FOUNDERS, JOIN, CLOSE_MEMBERS, DROP_REPLACED, DROP_CLONES ->
+      case CLONE, FOUND, OPEN, OPEN_FOUNDERS, JOIN, OPEN_MEMBERS, CLOSE_MEMBERS, DROP_REPLACED, DROP_CLONES ->
           result instanceof Result.Each;
       default -> result instanceof Result.Done;
     };
@@ -270,7 +285,8 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
       case OPEN -> goTo(afterOpen());
       case OPEN_FOUNDERS -> goTo(hasJoiners() ? Stage.JOIN : afterJoin());
       case JOIN -> goTo(afterJoin());
-      case ENABLE, CLOSE_MEMBERS -> goTo(afterOpen());
+      case ENABLE -> goTo(Stage.OPEN_MEMBERS);
+      case OPEN_MEMBERS, CLOSE_MEMBERS -> goTo(afterOpen());
       case DROP_REPLACED -> goTo(Stage.DELETE);
       case RECORD_ROLLBACK -> {
         txn = txn.rollingBack(ending.reason());
@@ -298,6 +314,7 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
         goTo(Stage.DELETE);
       }
       case CREATE_TABLE, CLONE, FOUND, RECORD_CLONED -> rollBack(reason);
+      case JOIN -> goTo(Stage.OPEN_FOUNDERS);
       default -> goTo(stage);
     }
   }
