@@ -397,6 +397,12 @@ class SnapshotProtocolsTest {
     assertThat(Protocol.recover(taken.at(SnapshotTxn.Phase.DELETING).toBytes())).isInstanceOf(DeleteSnapshotProtocol.class);
     CloneTxn clone = cloneOf(c).txn().at(CloneTxn.Phase.CLONED);
     assertThat(Txn.parse(clone.toBytes())).isEqualTo(clone);
+    // A record written before replicated clones (version 1, no groups) still reads, as unreplicated.
+    TxnCodec.Writer v1 = new TxnCodec.Writer(CloneTxn.KIND, (byte) 1).raw(2).string(clone.id()).raw(0)
+        .string(clone.snapshot()).bytes(TableDescriptorBuilder.toByteArray(clone.table())).varint(clone.newRegionId())
+        .varint(clone.parts().size());
+    clone.parts().forEach(part -> v1.region(part.region()).server(part.server()));
+    assertThat(Txn.parse(v1.varint(0).string("").toBytes())).isEqualTo(clone);
     CloneTxn replicated = replicatedCloneOf(c).txn().at(CloneTxn.Phase.CLONED);
     assertThat(Txn.parse(replicated.toBytes())).isEqualTo(replicated);
     assertThat(replicated.replicated()).isTrue();
