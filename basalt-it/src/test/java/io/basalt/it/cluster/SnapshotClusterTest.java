@@ -1,7 +1,6 @@
 package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -106,7 +104,7 @@ class SnapshotClusterTest {
   }
 
   @Test
-  void aReplicatedRegionIsSnapshotOnItsPrimaryOnlyAndItsCloneIsRefusedNamingTheGap() throws Exception {
+  void aReplicatedRegionIsSnapshotOnItsPrimaryOnly() throws Exception {
     try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
          Admin admin = conn.getAdmin()) {
@@ -116,9 +114,6 @@ class SnapshotClusterTest {
       List<List<String>> dirs = snapshotDirs(cluster, "rs1");
       List<String> all = dirs.stream().flatMap(List::stream).sorted().toList();
       assertThat(all).as("each region once, on its primary's server: %s", dirs).hasSize(2).doesNotHaveDuplicates();
-      assertThatThrownBy(() -> admin.cloneSnapshot("rs1", TableName.valueOf("cs_replicated_copy")))
-          .isInstanceOf(DoNotRetryIOException.class).hasMessageContaining("replicated")
-          .hasMessageContaining("not supported by Basalt yet");
       admin.deleteSnapshot("rs1");
       assertThat(snapshotDirs(cluster, "rs1")).allMatch(List::isEmpty);
     }

@@ -117,6 +117,86 @@ class SnapshotCrashTest {
     }
   }
 
+  /**
+   * A replicated clone (3 servers, 3 copies) whose master dies once the clone is recorded, or whose founder's server
+   * dies once it founded the new group (before the point of no return): after the restart the clone is served by
+   * 3 copies with every row, or gone with every directory and cloned again.
+   */
+  @ParameterizedTest(name = "replicated: {0} dies at {1}")
+  @CsvSource({
+      "master, master.clone.recorded.cloned, true",
+      "regionserver, regionserver.clone.founded, false",
+  })
+  void replicatedCloneCrashAt(String role, String point, boolean finished) throws Exception {
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName source = TableName.valueOf("rsc");
+      admin.createTable(TableDescriptorBuilder.newBuilder(source).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+          .build());
+      try (Table t = conn.getTable(source)) {
+        List<Put> puts = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+          puts.add(new Put(Bytes.toBytes(String.format("row-%04d", i))).addColumn(F, F, Bytes.toBytes("v" + i)));
+        }
+        t.put(puts);
+      }
+      // The snapshot's files are on the primary's server: that one founds the clone's group.
+      org.apache.hadoop.hbase.ServerName primary;
+      try (org.apache.hadoop.hbase.client.RegionLocator l = conn.getRegionLocator(source)) {
+        primary = l.getRegionLocation(Bytes.toBytes("row-0000"), true).getServerName();
+      }
+      admin.snapshot("s", source);
+      LocalCluster.Node victim = role.equals("master") ? cluster.masters().get(0) : cluster.regionServerAt(primary);
+      cluster.stop(victim);
+      victim.crashAt(point);
+      cluster.start(victim);
+      if (role.equals("master")) {
+        cluster.awaitActiveMaster();
+      } else {
+        cluster.awaitRegisteredRegionServers(3);
+      }
+      awaitTrue(() -> available(admin, source), "the table online again");
+
+      TableName copy = TableName.valueOf("rsc_copy");
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (victim.alive() && System.nanoTime() < until) {
+        try (Connection c = ConnectionFactory.createConnection(cluster.impatientClientConfiguration());
+             Admin a = c.getAdmin()) {
+          a.cloneSnapshot("s", copy);
+        } catch (Exception expected) {
+          System.out.println(point + ": the call ended with " + expected);
+          Thread.sleep(1000);
+        }
+      }
+      assertThat(victim.awaitExit(60)).as("%s should have halted at %s", role, point).isTrue();
+      victim.clearJvmFlags();
+      cluster.start(victim);
+      try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration());
+           Admin after = fresh.getAdmin()) {
+        if (!finished) {
+          awaitTrue(() -> !exists(after, copy) && listed(after), "no clone table, the snapshot intact");
+          Path regions = victim.dataDir.resolve("regions");
+          // The source's member is all that is left on the founder's disk: the undone clone's directory went.
+          awaitTrue(() -> files(regions) == 1, "only the source's region directory on the founder");
+          after.cloneSnapshot("s", copy);
+        }
+        awaitTrue(() -> available(after, copy), "the clone online");
+        try (org.apache.hadoop.hbase.client.RegionLocator l = fresh.getRegionLocator(copy)) {
+          assertThat(l.getRegionLocations(Bytes.toBytes("row-0000"), true).stream()
+              .map(org.apache.hadoop.hbase.HRegionLocation::getServerName).distinct().count()).isEqualTo(3);
+        }
+        try (Table t = fresh.getTable(copy); ResultScanner s = t.getScanner(new Scan())) {
+          int n = 0;
+          while (s.next() != null) {
+            n++;
+          }
+          assertThat(n).isEqualTo(ROWS);
+        }
+      }
+    }
+  }
+
   private static boolean listed(Admin admin) {
     try {
       return admin.listSnapshots().stream().map(SnapshotDescription::getName).anyMatch("s"::equals);

@@ -1,6 +1,8 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.hbase.client.RegionInfo;
 
 /** {@link SnapshotControl} of a region server in another process, through its control endpoint. */
@@ -27,7 +29,11 @@ final class RemoteSnapshots implements SnapshotControl {
           return new byte[0];
         })
         .register("snapshot.clone", a -> new ControlCodec.Writer()
-            .number(snapshots.cloneRegion(a.string(), a.region(), a.region())).toBytes());
+            .number(snapshots.cloneRegion(a.string(), a.region(), a.region())).toBytes())
+        .register("snapshot.foundGroup", a -> {
+          snapshots.foundCloneGroup(a.region(), a.string(), a.members());
+          return new byte[0];
+        });
   }
 
   @Override
@@ -59,5 +65,12 @@ final class RemoteSnapshots implements SnapshotControl {
   public long cloneRegion(String snapshot, RegionInfo source, RegionInfo target) throws IOException {
     return new ControlCodec.Reader(client.call("snapshot.clone",
         new ControlCodec.Writer().string(snapshot).region(source).region(target).toBytes())).number();
+  }
+
+  @Override
+  public void foundCloneGroup(RegionInfo target, String group, List<Member> members) throws IOException {
+    // A JE reset: recovery of the clone's log plus a checkpoint, seconds for a large region.
+    client.call("snapshot.foundGroup", new ControlCodec.Writer().region(target).string(group).members(members)
+        .toBytes(), COPY_TIMEOUT_MILLIS);
   }
 }

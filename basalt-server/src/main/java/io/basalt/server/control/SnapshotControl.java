@@ -1,6 +1,8 @@
 package io.basalt.server.control;
 
+import io.basalt.server.catalog.Member;
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.hbase.client.RegionInfo;
 
 /**
@@ -30,4 +32,12 @@ public interface SnapshotControl {
    * the tail copied. Returns the bytes copied.
    */
   long cloneRegion(String snapshot, RegionInfo source, RegionInfo target) throws IOException;
+
+  /**
+   * On the founder (the first of {@code members}, this server): makes the clone of a replicated snapshot's region in
+   * {@code target}'s directory here the only member of a NEW replica group named {@code group} (a new UUID, its log's
+   * replication history cut) at its port, so it can never meet the group the snapshot was taken from; the other
+   * members join it empty. A repeat finds it done.
+   */
+  void foundCloneGroup(RegionInfo target, String group, List<Member> members) throws IOException;
 }

@@ -394,6 +394,29 @@ public final class ReplicatedRegions {
     return reported.filter(p -> r.memberOn(p).isPresent()).orElse(r.server());
   }
 
+  /**
+   * The members of a snapshot clone's region: the founder on {@code founder} (the live server holding the snapshot's
+   * files), the others on the least loaded other live servers, {@code factor} in all or as many as there are
+   * servers; each with a port no catalog record on its machine holds, nor any of {@code alsoTaken} (members chosen
+   * for the clone's other regions, not in the catalog yet).
+   */
+  List<Member> cloneMembers(RegionInfo target, ServerName founder, int factor, List<Member> alsoTaken)
+      throws IOException {
+    Map<ServerName, Integer> load = memberLoad();
+    List<ServerName> others = load.keySet().stream().filter(s -> !s.getAddress().equals(founder.getAddress()))
+        .sorted(java.util.Comparator.<ServerName>comparingInt(s -> load.getOrDefault(s, 0))
+            .thenComparing(java.util.Comparator.naturalOrder()))
+        .limit(Math.max(0, factor - 1)).toList();
+    List<Member> members = new ArrayList<>();
+    for (ServerName s : java.util.stream.Stream.concat(java.util.stream.Stream.of(founder), others.stream()).toList()) {
+      Set<Integer> taken = portsTakenOn(s.getHostname());
+      java.util.stream.Stream.concat(alsoTaken.stream(), members.stream())
+          .filter(m -> m.server().getHostname().equals(s.getHostname())).forEach(m -> taken.add(m.port()));
+      members.add(new Member(s, servers.control(s).replicationPort(target, taken)));
+    }
+    return members;
+  }
+
   /** A new member of {@code region} on {@code server}, with a replication port reserved for it there. */
   Member reserveMember(RegionInfo region, ServerName server) throws IOException {
     return new Member(server, servers.control(server).replicationPort(region, portsTakenOn(server.getHostname())));

@@ -27,7 +27,8 @@ final class SnapshotSteps {
         || a instanceof Action.DropRegionSnapshot || a instanceof Action.RecordSnapshot
         || a instanceof Action.ForgetSnapshot || a instanceof Action.CloneSnapshotRegion
         || a instanceof Action.CreateClonedTable || a instanceof Action.PublishClone
-        || a instanceof Action.RemoveClonedTable;
+        || a instanceof Action.RemoveClonedTable || a instanceof Action.FoundCloneGroup
+        || a instanceof Action.EnableClonedTable;
   }
 
   Result execute(Action a) throws IOException {
@@ -50,6 +51,16 @@ final class SnapshotSteps {
       }
     } else if (a instanceof Action.PublishClone p) {
       publish(p);
+    } else if (a instanceof Action.FoundCloneGroup f) {
+      servers.control(live(f.members().get(0).server())).snapshots().foundCloneGroup(f.target(), f.group(),
+          f.members());
+    } else if (a instanceof Action.EnableClonedTable e) {
+      for (RegionRecord region : catalog.regions(e.table())) {
+        if (!RegionRecord.OPEN.equals(region.state())) {
+          catalog.putRegion(region.withState(RegionRecord.OPEN));
+        }
+      }
+      catalog.setState(e.table(), TableState.State.ENABLED);
     } else if (a instanceof Action.RemoveClonedTable r) {
       for (RegionRecord region : catalog.regions(r.table())) {
         catalog.removeRegion(region.info());
@@ -73,6 +84,10 @@ final class SnapshotSteps {
     String state = p.enable() ? RegionRecord.OPEN : RegionRecord.CLOSED;
     List<RegionRecord> records = new ArrayList<>();
     for (int i = 0; i < p.regions().size(); i++) {
+      if (!p.groups().isEmpty()) {
+        records.add(RegionRecord.replicated(p.regions().get(i), state, p.groups().get(i)));
+        continue;
+      }
       ServerName server = servers.liveAt(p.servers().get(i)).orElse(p.servers().get(i));
       records.add(new RegionRecord(p.regions().get(i), server, state));
     }

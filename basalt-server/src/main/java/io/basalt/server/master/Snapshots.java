@@ -129,10 +129,10 @@ public final class Snapshots {
   public void restoreOrClone(String name, TableName table) throws IOException {
     synchronized (master) {
       SnapshotRecord s = existing(name);
-      if (s.table().getRegionReplication() > 1) {
+      if (s.table().getRegionReplication() > 1 && master.replicas().factor(s.table()) == 1) {
         throw new DoNotRetryIOException("snapshot " + name + " is of a replicated table (REGION_REPLICATION "
-            + s.table().getRegionReplication() + "): cloning or restoring it into new replica groups is not supported"
-            + " by Basalt yet");
+            + s.table().getRegionReplication() + ") and this Basalt does not replicate (standalone): clone or restore"
+            + " it in a cluster");
       }
       if (catalog.table(table).isEmpty()) {
         clone(s, table);
@@ -153,8 +153,12 @@ public final class Snapshots {
     }
     requireServers(s);
     TableDescriptor desc = TableDescriptorBuilder.copy(table, s.table());
+    long regionId = master.nextRegionId();
+    long start = System.nanoTime();
     require(master.driveSnapshot(CloneSnapshotProtocol.clone("clone-" + table.getNameAsString().replace(':', '.'),
-        s, desc, master.nextRegionId()), desc), Outcome.Kind.CLONED);
+        s, desc, regionId, groups(s, desc, regionId)), desc), Outcome.Kind.CLONED);
+    LOG.info("snapshot {} cloned into {}: {} regions x {} copies in {} ms", s.name(), table, s.parts().size(),
+        master.replicas().factor(desc), (System.nanoTime() - start) / 1_000_000);
   }
 
   private void restore(SnapshotRecord s) throws IOException {
@@ -167,15 +171,49 @@ public final class Snapshots {
     List<SnapshotRecord.Part> replaced = new ArrayList<>();
     for (RegionRecord r : catalog.regions(table)) {
       if (r.replicated()) {
-        throw new DoNotRetryIOException(table + " is replicated: restoring it from a snapshot is not supported by"
-            + " Basalt yet");
-      }
-      if (r.server() != null) {
+        // Every member's copy goes once the new regions are published.
+        r.members().forEach(m -> replaced.add(new SnapshotRecord.Part(r.info(), m.server())));
+      } else if (r.server() != null) {
         replaced.add(new SnapshotRecord.Part(r.info(), r.server()));
       }
     }
+    long regionId = master.nextRegionId();
+    long start = System.nanoTime();
     require(master.driveSnapshot(CloneSnapshotProtocol.restore("restore-" + table.getNameAsString().replace(':', '.'),
-        s, replaced, master.nextRegionId()), s.table()), Outcome.Kind.RESTORED);
+        s, replaced, regionId, groups(s, s.table(), regionId)), s.table()), Outcome.Kind.RESTORED);
+    LOG.info("{} restored from snapshot {}: {} regions x {} copies in {} ms", table, s.name(), s.parts().size(),
+        master.replicas().factor(s.table()), (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /**
+   * The replica groups of a clone's regions when its table is replicated (none otherwise): each founded on the
+   * server holding the region's snapshot files, the other members on the least loaded other live servers. Too few
+   * live servers for a majority of the table's copies is a retriable refusal: the table would be enabled with
+   * writes acknowledged by fewer copies than its factor promises.
+   */
+  private List<List<io.basalt.server.catalog.Member>> groups(SnapshotRecord s, TableDescriptor desc, long regionId)
+      throws IOException {
+    int factor = master.replicas().factor(desc);
+    if (factor <= 1) {
+      return List.of();
+    }
+    int live = master.servers().placeable().size();
+    int majority = factor / 2 + 1;
+    if (live < majority) {
+      throw new HBaseIOException("cloning snapshot " + s.name() + " into " + factor + " copies per region needs at"
+          + " least " + majority + " live region servers; " + live + " are up: try again when more are");
+    }
+    List<List<io.basalt.server.catalog.Member>> groups = new ArrayList<>();
+    List<io.basalt.server.catalog.Member> chosen = new ArrayList<>();
+    List<org.apache.hadoop.hbase.client.RegionInfo> targets = CloneSnapshotProtocol.targetsOf(s, desc, regionId);
+    for (int i = 0; i < s.parts().size(); i++) {
+      ServerName founder = master.servers().liveAt(s.parts().get(i).server()).orElseThrow();
+      List<io.basalt.server.catalog.Member> group = master.replicas().cloneMembers(targets.get(i), founder, factor,
+          chosen);
+      chosen.addAll(group);
+      groups.add(group);
+    }
+    return groups;
   }
 
   /** Each region's files are on one server: it must be up (retriable), or the snapshot cannot be read now. */

@@ -79,7 +79,7 @@ public final class RegionServer implements RegionServerControl, AutoCloseable {
     this.merges = new RegionMerges(this, engine);
     this.lookup = new RegionLookup(serverName, regions, replicaOf, movedTo, lease, splitHolds);
     this.snapshots = dataDir == null ? null : new RegionSnapshots(dataDir, engine, this::lock, this::store,
-        serverName::toString);
+        serverName::toString, this::ports);
   }
 
   /** The ClientService side of a master: it hosts no regions, only the {@code hbase:meta} view. */

@@ -1,5 +1,6 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.catalog.Member;
 import io.basalt.server.control.CrashPoints;
 import io.basalt.server.control.SnapshotControl;
 import io.basalt.storage.io.LocalStorageFiles;
@@ -38,9 +39,12 @@ final class RegionSnapshots implements SnapshotControl {
   /** The store serving a region here now, by encoded name; null if closed. */
   private final Function<String, Region> open;
   private final Supplier<String> serverName;
+  /** This server's replication ports (fails on a server that hosts no replicated regions). */
+  private final java.util.concurrent.Callable<ReplicationPorts> ports;
 
   RegionSnapshots(Path dataDir, StorageEngine engine, Function<String, Object> locks, Function<String, Region> open,
-      Supplier<String> serverName) {
+      Supplier<String> serverName, java.util.concurrent.Callable<ReplicationPorts> ports) {
+    this.ports = ports;
     this.snapshotsDir = dataDir.resolve("snapshots");
     this.regionsDir = dataDir.resolve("regions");
     this.engine = engine;
@@ -201,6 +205,39 @@ final class RegionSnapshots implements SnapshotControl {
       }
       Files.move(work, to, StandardCopyOption.ATOMIC_MOVE);
       return copied;
+    }
+  }
+
+  @Override
+  public void foundCloneGroup(RegionInfo target, String group, List<Member> members) throws IOException {
+    Member founder = members.get(0);
+    if (!founder.isOn(org.apache.hadoop.hbase.ServerName.valueOf(serverName.get()))) {
+      throw new IOException(serverName.get() + " is not the founder of " + target.getRegionNameAsString() + " ("
+          + founder.server() + " is)");
+    }
+    ReplicationPorts p;
+    try {
+      p = ports.call();
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e.getMessage(), e);
+    }
+    Path dir = regionsDir.resolve(target.getEncodedName());
+    synchronized (locks.apply(target.getEncodedName())) {
+      if (open.apply(target.getEncodedName()) != null) {
+        return; // founded and opened before (a recovered clone repeats this step)
+      }
+      long start = System.nanoTime();
+      try {
+        boolean done = engine.foundNewGroup(dir, MemberOpener.membership(group, members, founder, p.host()));
+        LOG.info("{} new group {} of {} from its snapshot clone, at port {} ({} ms)", done ? "founded" : "already founded:",
+            group, target.getRegionNameAsString(), founder.port(), (System.nanoTime() - start) / 1_000_000);
+      } catch (RuntimeException e) {
+        throw new IOException("cannot found the group of " + target.getRegionNameAsString() + ": " + e.getMessage(), e);
+      }
+      p.inUse(target.getEncodedName(), founder.port());
+      CrashPoints.reached("regionserver.clone.founded");
     }
   }
 

@@ -347,6 +347,26 @@ public final class JeStorageEngine implements StorageEngine {
     return RegionMerger.logBytes(files, dir);
   }
 
+  @Override
+  public boolean foundNewGroup(Path dir, GroupMembership founder) {
+    if (!Files.isDirectory(dir)) {
+      throw new StorageException("no region directory " + dir);
+    }
+    if (NewGroupFounding.isFounded(dir)) {
+      return false; // done before; the member may be open by now
+    }
+    requireClosed(dir, "founding a group from it");
+    if (pinned.contains(key(dir))) {
+      throw new StorageException("region " + dir + " cannot be opened while its closed segments are in use");
+    }
+    try {
+      return NewGroupFounding.found(dir, envConfig(false), founder, channelGuard);
+    } catch (EnvironmentLockedException e) {
+      throw new StorageException("region directory " + dir + " is in use by another process", e);
+    } catch (com.sleepycat.je.DatabaseException e) {
+      throw JeErrors.translate("founding a new group in " + dir, e);
+    }
+  }
 
   private void prepareEmpty(Path dir) {
     try {

@@ -66,9 +66,19 @@ final class ReplicaEnvironments {
    * utility's reset, which would otherwise start the group's positions afresh).
    */
   static ReplicatedEnvironment openReset(Path dir, EnvironmentConfig env, GroupMembership m, ChannelGuard guard) {
+    return openReset(dir, env, m, guard, true);
+  }
+
+  /**
+   * As {@link #openReset(Path, EnvironmentConfig, GroupMembership, ChannelGuard)}; without {@code retainUUID} the
+   * group is a new one (the configured name, a new UUID) and JE discards the log's old replication positions, so
+   * other members can join it only by copying its files (network restore). See {@link NewGroupFounding}.
+   */
+  static ReplicatedEnvironment openReset(Path dir, EnvironmentConfig env, GroupMembership m, ChannelGuard guard,
+      boolean retainUUID) {
     ReplicationConfig rc = config(m, true, true, guard);
     rc.setConfigParam(RESET_REP_GROUP, "true");
-    rc.setConfigParam(RESET_REP_GROUP_RETAIN_UUID, "true");
+    rc.setConfigParam(RESET_REP_GROUP_RETAIN_UUID, Boolean.toString(retainUUID));
     env.setConfigParam(EnvironmentConfig.LOG_WRITE_QUEUE_SIZE, Integer.toString(MEMBER_WRITE_QUEUE_BYTES));
     return new ReplicatedEnvironment(dir.toFile(), rc, env);
   }

@@ -94,6 +94,15 @@ public interface StorageEngine extends AutoCloseable {
   /** The bytes of a closed or open region's log files on disk (which of two regions to copy in a merge). */
   long logBytes(Path dir);
 
+  /**
+   * Makes the closed log in {@code dir} (a clone of another group's member, e.g. of a snapshot) the only member of
+   * a NEW group: {@code founder}'s group name, a new UUID, its address. The log's data stays; its replication
+   * history is cut, so it can never join, or be joined by, the group it was cloned from, and other members join it
+   * empty (filled by copying its files). Done once per directory (a marker file records it); returns false if it
+   * was done already. Open it with {@link #openMember} afterwards, then let the other members join.
+   */
+  boolean foundNewGroup(Path dir, GroupMembership founder);
+
   /** Cache, log and cleaner figures of all open regions (a few microseconds per region). */
   EngineStats stats();
 

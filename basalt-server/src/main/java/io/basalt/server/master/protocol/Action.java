@@ -481,7 +481,8 @@ public sealed interface Action {
 
   /**
    * {@code server}: open its member of the published daughter from its clone, in the group {@code group} of
-   * {@code members}, serving the daughter's range only (already open: nothing to do).
+   * {@code members}, serving the daughter's range only (already open: nothing to do). A clone of a snapshot opens
+   * its founder this way too (its range is the snapshot region's).
    */
   record OpenDaughterMember(ServerName server, RegionInfo daughter, String group, List<Member> members)
       implements Action {
@@ -590,13 +591,50 @@ public sealed interface Action {
    * the table's.
    */
   record PublishClone(org.apache.hadoop.hbase.client.TableDescriptor table, List<RegionInfo> regions,
-      List<ServerName> servers, List<RegionInfo> replaced, boolean enable) implements Action {
+      List<ServerName> servers, List<RegionInfo> replaced, boolean enable, List<List<Member>> groups)
+      implements Action {
     public PublishClone {
       regions = List.copyOf(regions);
       servers = List.copyOf(servers);
       replaced = List.copyOf(replaced);
+      groups = groups.stream().map(List::copyOf).toList();
+      if (!groups.isEmpty() && enable) {
+        throw new IllegalArgumentException("replica groups are published disabled, enabled once they have their members");
+      }
     }
 
+    public PublishClone(org.apache.hadoop.hbase.client.TableDescriptor table, List<RegionInfo> regions,
+        List<ServerName> servers, List<RegionInfo> replaced, boolean enable) {
+      this(table, regions, servers, replaced, enable, List.of());
+    }
+
+    @Override
+    public Site site() {
+      return Site.MASTER;
+    }
+  }
+
+  /**
+   * The founder's server (the first of {@code members}, which holds the snapshot's files and the clone made from
+   * them): make its clone of {@code target} the only member of a NEW JE group named {@code group}, with a new UUID,
+   * at its port (once; a repeat finds it done). The other members join it empty, by copy.
+   */
+  record FoundCloneGroup(RegionInfo target, String group, List<Member> members) implements Action {
+    public FoundCloneGroup {
+      members = List.copyOf(members);
+    }
+
+    @Override
+    public Site site() {
+      return Site.of(members.get(0).server());
+    }
+  }
+
+  /**
+   * Master: every region of the cloned table OPEN and the table ENABLED (already: nothing to do). Only once every
+   * replica group has its members, so that no write is acknowledged by fewer than a majority of the table's copies.
+   */
+  record EnableClonedTable(org.apache.hadoop.hbase.TableName table) implements Action {
     @Override
     public Site site() {
       return Site.MASTER;

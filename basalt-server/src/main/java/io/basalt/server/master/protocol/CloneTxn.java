@@ -1,5 +1,6 @@
 package io.basalt.server.master.protocol;
 
+import io.basalt.server.catalog.Member;
 import io.basalt.server.catalog.SnapshotRecord;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,19 +17,24 @@ import org.apache.hadoop.hbase.exceptions.DeserializationException;
  * and after each step. The new regions follow from the snapshot's regions, the table and the new region id, so
  * they are not stored.
  * <pre>
- * version 1 (see TxnCodec for the framing):
- *   'C' | 1 | phase (1 STARTED, 2 CLONED, 3 ROLLING_BACK) | id | restore (0 clone, 1 restore) | snapshot name
+ * version 2 (see TxnCodec for the framing):
+ *   'C' | 2 | phase (1 STARTED, 2 CLONED, 3 ROLLING_BACK) | id | restore (0 clone, 1 restore) | snapshot name
  *       | table descriptor (PBUF, the new table's) | varint new region id
  *       | varint parts | (region | server)*        the snapshot's regions and the servers holding their files
  *       | varint replaced | (region | server)*     a restore's old regions, dropped once the new ones are published
+ *                                                  (a replicated one once per member's server)
+ *       | varint groups | members*                 a replicated clone: each new region's members, in the order of
+ *                                                  parts, the founder (the part's server) first; 0 groups otherwise
  *       | reason | CRC32C
+ * version 1: the same without the groups (written before replicated clones; still read).
  * </pre>
  */
 public record CloneTxn(String id, Phase phase, boolean restore, String snapshot, TableDescriptor table,
-    long newRegionId, List<SnapshotRecord.Part> parts, List<SnapshotRecord.Part> replaced, String reason)
-    implements Txn {
+    long newRegionId, List<SnapshotRecord.Part> parts, List<SnapshotRecord.Part> replaced, List<List<Member>> groups,
+    String reason) implements Txn {
   static final byte KIND = 'C';
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
+  private static final byte VERSION_WITHOUT_GROUPS = 1;
 
   /** How far it got; what a new master does from each is on {@link CloneSnapshotProtocol}. */
   public enum Phase {
@@ -54,6 +60,18 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
     Objects.requireNonNull(reason, "reason");
     parts = List.copyOf(parts);
     replaced = List.copyOf(replaced);
+    groups = groups.stream().map(List::copyOf).toList();
+    if (!groups.isEmpty()) {
+      if (groups.size() != parts.size()) {
+        throw new IllegalArgumentException(groups.size() + " groups for " + parts.size() + " regions");
+      }
+      for (int i = 0; i < parts.size(); i++) {
+        if (groups.get(i).isEmpty() || !groups.get(i).get(0).isOn(parts.get(i).server())) {
+          throw new IllegalArgumentException("the founder of region " + i + " must be on " + parts.get(i).server()
+              + ", which holds its snapshot files: " + groups.get(i));
+        }
+      }
+    }
     if (newRegionId < 0) {
       throw new IllegalArgumentException("negative region id " + newRegionId);
     }
@@ -61,17 +79,26 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
 
   /** The new table's regions, in the order of {@link #parts()}: the snapshot's key ranges, named anew. */
   public List<RegionInfo> targets() {
+    return targets(parts, table, newRegionId);
+  }
+
+  static List<RegionInfo> targets(List<SnapshotRecord.Part> parts, TableDescriptor table, long newRegionId) {
     return parts.stream().map(p -> RegionInfoBuilder.newBuilder(table.getTableName())
         .setStartKey(p.region().getStartKey()).setEndKey(p.region().getEndKey()).setRegionId(newRegionId).build())
         .toList();
   }
 
+  /** Whether the new regions are replica groups ({@link #groups()} their members). */
+  public boolean replicated() {
+    return !groups.isEmpty();
+  }
+
   public CloneTxn at(Phase next) {
-    return new CloneTxn(id, next, restore, snapshot, table, newRegionId, parts, replaced, reason);
+    return new CloneTxn(id, next, restore, snapshot, table, newRegionId, parts, replaced, groups, reason);
   }
 
   public CloneTxn rollingBack(String why) {
-    return new CloneTxn(id, Phase.ROLLING_BACK, restore, snapshot, table, newRegionId, parts, replaced, why);
+    return new CloneTxn(id, Phase.ROLLING_BACK, restore, snapshot, table, newRegionId, parts, replaced, groups, why);
   }
 
   @Override
@@ -84,11 +111,15 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
         w.region(p.region()).server(p.server());
       }
     }
+    w.varint(groups.size());
+    groups.forEach(w::members);
     return w.string(reason).toBytes();
   }
 
   public static CloneTxn parse(byte[] data) throws IOException {
-    TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, VERSION, "clone transaction");
+    boolean withGroups = data.length < 2 || data[1] != VERSION_WITHOUT_GROUPS;
+    TxnCodec.Reader r = new TxnCodec.Reader(data, KIND, withGroups ? VERSION : VERSION_WITHOUT_GROUPS,
+        "clone transaction");
     Phase phase = r.phase(Phase.values(), p -> p.code);
     String id = r.string();
     int restore = r.raw();
@@ -115,14 +146,28 @@ public record CloneTxn(String id, Phase phase, boolean restore, String snapshot,
       }
       lists.add(parts);
     }
+    List<List<Member>> groups = new ArrayList<>();
+    long g = withGroups ? r.varint() : 0;
+    if (g > 1_000_000) {
+      throw new IOException("corrupt clone transaction record: " + g + " groups");
+    }
+    for (long i = 0; i < g; i++) {
+      groups.add(r.members());
+    }
     String reason = r.string();
     r.end();
-    return new CloneTxn(id, phase, restore == 1, snapshot, table, newRegionId, lists.get(0), lists.get(1), reason);
+    try {
+      return new CloneTxn(id, phase, restore == 1, snapshot, table, newRegionId, lists.get(0), lists.get(1), groups,
+          reason);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("corrupt clone transaction record: " + e.getMessage(), e);
+    }
   }
 
   @Override
   public String toString() {
     return "CloneTxn[" + id + " " + phase + " " + (restore ? "restore " : "clone ") + snapshot + " into "
-        + table.getTableName() + ", " + parts.size() + " regions" + (reason.isEmpty() ? "" : " (" + reason + ")") + "]";
+        + table.getTableName() + ", " + parts.size() + " regions" + (groups.isEmpty() ? "" : " of "
+        + groups.get(0).size() + " members") + (reason.isEmpty() ? "" : " (" + reason + ")") + "]";
   }
 }

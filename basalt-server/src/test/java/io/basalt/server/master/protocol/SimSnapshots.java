@@ -40,12 +40,16 @@ final class SimSnapshots implements SimWorld {
     final Map<String, Map<String, List<Write>>> snapshots = new TreeMap<>();
     /** "snapshot/region" or "region.cloning": work directories a crash may leave. */
     final Set<String> work = new HashSet<>();
+    /** Region directories that are the founder of a NEW group (their log's old replication history cut). */
+    final Set<String> founded = new HashSet<>();
   }
 
   final Map<ServerName, Server> servers = new LinkedHashMap<>();
   final Map<TableName, TableDescriptor> tables = new TreeMap<>();
   final Map<TableName, Boolean> enabled = new TreeMap<>();
   final Map<String, Entry> regions = new TreeMap<>();
+  /** A replicated region's members' servers, the founder first (the entry's server). */
+  final Map<String, List<ServerName>> members = new TreeMap<>();
   final Map<String, SnapshotRecord> snapshots = new TreeMap<>();
   final Map<String, byte[]> txns = new TreeMap<>();
   /** The export an import reads: region -> log. */
@@ -55,7 +59,7 @@ final class SimSnapshots implements SimWorld {
   private int writes;
 
   SimSnapshots() {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
       servers.put(SimCluster.server(i), new Server());
     }
   }
@@ -124,10 +128,16 @@ final class SimSnapshots implements SimWorld {
     for (Entry e : regions.values()) {
       if (e.region().getTable().equals(t) && e.region().containsRow(Bytes.toBytes(key))) {
         Server s = servers.get(e.server());
-        if (!s.open.containsKey(e.region().getEncodedName())) {
+        String r = e.region().getEncodedName();
+        if (!s.open.containsKey(r)) {
           return false;
         }
-        s.dirs.get(e.region().getEncodedName()).add(new Write(key, value));
+        List<ServerName> group = members.getOrDefault(r, List.of(e.server()));
+        List<Server> copies = group.stream().map(servers::get).filter(m -> m.open.containsKey(r)).toList();
+        if (copies.size() < group.size() / 2 + 1) {
+          return false; // no majority to acknowledge it
+        }
+        copies.forEach(m -> m.dirs.get(r).add(new Write(key, value)));
         acked.computeIfAbsent(t, x -> new TreeMap<>()).put(key, value);
         return true;
       }
@@ -160,7 +170,8 @@ final class SimSnapshots implements SimWorld {
    */
   private void assign(ServerName name) {
     for (Entry e : regions.values()) {
-      if (name.equals(e.server()) && enabled.getOrDefault(e.region().getTable(), false)) {
+      boolean member = members.getOrDefault(e.region().getEncodedName(), List.of()).contains(name);
+      if ((name.equals(e.server()) || member) && enabled.getOrDefault(e.region().getTable(), false)) {
         Server s = servers.get(name);
         if (!s.dirs.containsKey(e.region().getEncodedName())) {
           throw new AssertionError(e.region().getRegionNameAsString() + " is assigned to " + name + " without data");
@@ -212,13 +223,24 @@ final class SimSnapshots implements SimWorld {
         tables.put(t, a.table());
         for (int i = 0; i < a.regions().size(); i++) {
           regions.put(a.regions().get(i).getEncodedName(), new Entry(a.regions().get(i), a.servers().get(i)));
+          if (!a.groups().isEmpty()) {
+            members.put(a.regions().get(i).getEncodedName(),
+                a.groups().get(i).stream().map(io.basalt.server.catalog.Member::server).toList());
+          }
         }
-        a.replaced().forEach(r -> regions.remove(r.getEncodedName()));
+        a.replaced().forEach(r -> {
+          regions.remove(r.getEncodedName());
+          members.remove(r.getEncodedName());
+        });
       }).then(() -> enabled.put(t, a.enable()));
+    }
+    if (action instanceof Action.EnableClonedTable a) {
+      return x.then(() -> enabled.put(a.table(), true));
     }
     if (action instanceof Action.RemoveClonedTable a) {
       return x.then(() -> {
         regions.values().removeIf(e -> e.region().getTable().equals(a.table()));
+        members.keySet().removeIf(r -> !regions.containsKey(r));
         tables.remove(a.table());
         enabled.remove(a.table());
       });
@@ -256,6 +278,44 @@ final class SimSnapshots implements SimWorld {
         s.dirs.put(target, new ArrayList<>(from));
       });
     }
+    if (action instanceof Action.FoundCloneGroup a) {
+      String r = a.target().getEncodedName();
+      if (!s.dirs.containsKey(r)) {
+        return Execution.fails("no clone of " + r + " to found a group from");
+      }
+      if (s.open.containsKey(r) || s.founded.contains(r)) {
+        return x;
+      }
+      return x.then(() -> s.founded.add(r));
+    }
+    if (action instanceof Action.OpenDaughterMember a) {
+      String r = a.daughter().getEncodedName();
+      boolean founder = a.members().get(0).isOn(a.server());
+      if (!s.dirs.containsKey(r) || founder && !s.founded.contains(r)) {
+        // Opening a clone that was not refounded would join the snapshot's source group.
+        return Execution.fails("no member of " + r + "'s new group here to open");
+      }
+      return x.then(() -> s.open.put(r, a.daughter()));
+    }
+    if (action instanceof Action.JoinMember a) {
+      String r = a.region().getEncodedName();
+      if (s.open.containsKey(r)) {
+        return x;
+      }
+      Server founder = servers.get(a.members().get(0).server());
+      if (!founder.open.containsKey(r) || !founder.founded.contains(r)) {
+        return Execution.fails("no primary of " + r + "'s new group to copy from");
+      }
+      // Joined empty: a copy of the founder's files (network restore), then open and caught up.
+      return x.then(() -> s.work.add(r + ".joining")).then(() -> {
+        s.work.remove(r + ".joining");
+        s.dirs.put(r, new ArrayList<>(founder.dirs.get(r)));
+        s.open.put(r, a.region());
+      });
+    }
+    if (action instanceof Action.CloseMember a) {
+      return x.then(() -> s.open.remove(a.region().getEncodedName()));
+    }
     if (action instanceof Action.OpenRegion a) {
       if (!s.dirs.containsKey(a.region().getEncodedName())) {
         return Execution.fails("no data for " + a.region().getEncodedName());
@@ -266,7 +326,9 @@ final class SimSnapshots implements SimWorld {
       String r = a.region().getEncodedName();
       return x.then(() -> s.open.remove(r)).then(() -> {
         s.dirs.remove(r);
+        s.founded.remove(r);
         s.work.remove(r + ".cloning");
+        s.work.remove(r + ".joining");
       });
     }
     throw new AssertionError("unexpected action " + action);
@@ -332,6 +394,19 @@ final class SimSnapshots implements SimWorld {
         }
       }
     }
+    // A replicated table is enabled only once every group has a majority of its copies, equal from the start.
+    members.forEach((r, group) -> {
+      Entry e = regions.get(r);
+      if (e != null && enabled.getOrDefault(e.region().getTable(), false)) {
+        long copies = group.stream().filter(m -> servers.get(m).dirs.containsKey(r)).count();
+        if (copies < group.size() / 2 + 1) {
+          throw new AssertionError(r + " is enabled with " + copies + " of " + group.size() + " copies");
+        }
+        if (!servers.get(group.get(0)).founded.contains(r)) {
+          throw new AssertionError(r + "'s founder never founded a group of its own");
+        }
+      }
+    });
     if (enabled.getOrDefault(SOURCE, false)) {
       for (Entry e : regions.values()) {
         if (e.region().getTable().equals(SOURCE) && !servers.get(e.server()).open.containsKey(e.region().getEncodedName())) {
@@ -356,7 +431,8 @@ final class SimSnapshots implements SimWorld {
     List<String> out = new ArrayList<>();
     for (RegionInfo r : of) {
       servers.forEach((name, s) -> {
-        if (s.dirs.containsKey(r.getEncodedName()) || s.work.contains(r.getEncodedName() + ".cloning")) {
+        if (s.dirs.containsKey(r.getEncodedName()) || s.work.contains(r.getEncodedName() + ".cloning")
+            || s.work.contains(r.getEncodedName() + ".joining")) {
           out.add(name.getHostname() + ":" + r.getEncodedName());
         }
       });

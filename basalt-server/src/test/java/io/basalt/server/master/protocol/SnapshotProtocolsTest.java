@@ -258,6 +258,135 @@ class SnapshotProtocolsTest {
         });
   }
 
+  // ------------------------------------------------------------------ replicated clone and restore
+
+  private static final List<org.apache.hadoop.hbase.ServerName> ALL = List.of(SimCluster.server(0), SimCluster.server(1),
+      SimCluster.server(2));
+
+  /** Three members per region, the founder on the server holding the region's snapshot files. */
+  private static List<List<io.basalt.server.catalog.Member>> groupsOf(SnapshotRecord s) {
+    List<List<io.basalt.server.catalog.Member>> groups = new ArrayList<>();
+    int port = 16500;
+    for (SnapshotRecord.Part p : s.parts()) {
+      List<io.basalt.server.catalog.Member> g = new ArrayList<>();
+      g.add(new io.basalt.server.catalog.Member(p.server(), port++));
+      for (org.apache.hadoop.hbase.ServerName other : ALL) {
+        if (!other.equals(p.server())) {
+          g.add(new io.basalt.server.catalog.Member(other, port++));
+        }
+      }
+      groups.add(g);
+    }
+    return groups;
+  }
+
+  private static CloneSnapshotProtocol replicatedCloneOf(SimSnapshots c) {
+    SnapshotRecord s = c.snapshots.get(SimSnapshots.SNAPSHOT);
+    return CloneSnapshotProtocol.clone("clone-c", s, TableDescriptorBuilder.copy(SimSnapshots.CLONE, s.table()), 5,
+        groupsOf(s));
+  }
+
+  @Test
+  void aReplicatedCloneFoundsNewGroupsOnTheSnapshotsServersAndEnablesOnceEveryMemberJoined() {
+    SimSnapshots c = snapshotted();
+    CloneSnapshotProtocol p = replicatedCloneOf(c);
+    assertThat(drive(c, p)).containsExactly("PersistTxn", "CreateClonedTable", "InParallel(CloneSnapshotRegion)",
+        "InParallel(FoundCloneGroup)", "PersistTxn", "PublishClone", "InParallel(OpenDaughterMember)",
+        "InParallel(JoinMember)", "EnableClonedTable", "InParallel(OpenDaughterMember)", "DeleteTxn");
+    assertThat(p.outcome()).get().extracting(Outcome::kind).isEqualTo(Kind.CLONED);
+    checkReplicatedClone(c, p.txn(), "");
+  }
+
+  @Test
+  void aReplicatedCloneSurvivesAnyTwoFaults() {
+    // Crashes of the two founders' servers: each is also a joiner of the other's region (the third only joins).
+    int runs = new Simulation<>(SnapshotProtocolsTest::snapshotted, SnapshotProtocolsTest::replicatedCloneOf, BOTH)
+        .exhaustive(2, run -> {
+          SimSnapshots c = run.cluster();
+          String why = run.describe();
+          CloneTxn txn = replicatedCloneOf(snapshotted()).txn();
+          assertThat(c.txns).as(why).isEmpty();
+          Optional<Kind> kind = run.outcome().map(Outcome::kind);
+          boolean cloned = kind.map(k -> k == Kind.CLONED).orElse(c.tables.containsKey(SimSnapshots.CLONE));
+          if (cloned) {
+            checkReplicatedClone(c, txn, why);
+          } else {
+            kind.ifPresent(k -> assertThat(k).as(why).isEqualTo(Kind.ROLLED_BACK));
+            assertThat(c.tables).as(why).doesNotContainKey(SimSnapshots.CLONE);
+            assertThat(c.regionFiles(txn.targets())).as(why).isEmpty();
+            c.servers.values().forEach(s -> assertThat(s.founded).as(why).isEmpty());
+          }
+          assertThat(c.snapshotFiles(SimSnapshots.SNAPSHOT)).as(why).hasSize(2);
+        });
+    assertThat(runs).isGreaterThan(1000);
+  }
+
+  /** Enabled; every member of every group has the snapshot's data (and the clone's writes since) and serves. */
+  private static void checkReplicatedClone(SimSnapshots c, CloneTxn txn, String why) {
+    assertThat(c.enabled.get(SimSnapshots.CLONE)).as(why).isTrue();
+    SnapshotRecord s = c.snapshots.get(SimSnapshots.SNAPSHOT);
+    List<RegionInfo> targets = txn.targets();
+    for (int i = 0; i < targets.size(); i++) {
+      String name = targets.get(i).getEncodedName();
+      List<SimCluster.Write> snap = c.servers.get(s.parts().get(i).server()).snapshots.get(SimSnapshots.SNAPSHOT)
+          .get(s.parts().get(i).region().getEncodedName());
+      assertThat(c.members.get(name)).as(why).hasSize(3).doesNotHaveDuplicates();
+      assertThat(c.servers.get(s.parts().get(i).server()).founded).as(why).contains(name);
+      for (org.apache.hadoop.hbase.ServerName m : c.members.get(name)) {
+        SimSnapshots.Server server = c.servers.get(m);
+        assertThat(server.open).as(why + " " + m).containsKey(name);
+        assertThat(server.dirs.get(name).subList(0, snap.size())).as(why).isEqualTo(snap);
+      }
+    }
+  }
+
+  private static CloneSnapshotProtocol replicatedRestoreOf(SimSnapshots c) {
+    SnapshotRecord s = c.snapshots.get(SimSnapshots.SNAPSHOT);
+    return CloneSnapshotProtocol.restore("restore-t", s, c.parts(SimSnapshots.SOURCE), 5, groupsOf(s));
+  }
+
+  @Test
+  void aReplicatedRestoreSurvivesAnyTwoFaultsAndLeavesTheTableAsItWasOrAsTheSnapshotWasWithEveryCopy() {
+    SimSnapshots plain = disabledForRestore();
+    assertThat(drive(plain, replicatedRestoreOf(plain))).containsExactly("PersistTxn",
+        "InParallel(CloneSnapshotRegion)", "InParallel(FoundCloneGroup)", "PersistTxn", "PublishClone",
+        "InParallel(OpenDaughterMember)", "InParallel(JoinMember)", "InParallel(CloseMember)",
+        "InParallel(DropRegionFiles)", "DeleteTxn");
+
+    new Simulation<>(SnapshotProtocolsTest::disabledForRestore, SnapshotProtocolsTest::replicatedRestoreOf, BOTH)
+        .exhaustive(2, run -> {
+          SimSnapshots c = run.cluster();
+          SimSnapshots before = disabledForRestore();
+          String why = run.describe();
+          CloneTxn txn = replicatedRestoreOf(before).txn();
+          assertThat(c.txns).as(why).isEmpty();
+          assertThat(c.enabled.get(SimSnapshots.SOURCE)).as(why).isFalse();
+          List<String> now = c.regions.keySet().stream().toList();
+          boolean restored = run.outcome().map(o -> o.kind() == Kind.RESTORED)
+              .orElse(now.contains(txn.targets().get(0).getEncodedName()));
+          if (restored) {
+            assertThat(now).as(why).containsExactlyInAnyOrderElementsOf(txn.targets().stream()
+                .map(RegionInfo::getEncodedName).toList());
+            assertThat(c.regionFiles(txn.replaced().stream().map(SnapshotRecord.Part::region).toList())).as(why).isEmpty();
+            SnapshotRecord s = c.snapshots.get(SimSnapshots.SNAPSHOT);
+            for (int i = 0; i < txn.targets().size(); i++) {
+              String name = txn.targets().get(i).getEncodedName();
+              List<SimCluster.Write> snap = c.servers.get(s.parts().get(i).server()).snapshots
+                  .get(SimSnapshots.SNAPSHOT).get(s.parts().get(i).region().getEncodedName());
+              for (org.apache.hadoop.hbase.ServerName m : c.members.get(name)) {
+                assertThat(c.servers.get(m).dirs.get(name)).as(why + " copy on " + m).isEqualTo(snap);
+                assertThat(c.servers.get(m).open).as(why + " a disabled table's copies are closed")
+                    .doesNotContainKey(name);
+              }
+            }
+          } else {
+            run.outcome().ifPresent(o -> assertThat(o.kind()).as(why).isEqualTo(Kind.ROLLED_BACK));
+            assertThat(c.regions).as(why).isEqualTo(before.regions);
+            before.servers.forEach((name, s) -> assertThat(c.servers.get(name).dirs).as(why).isEqualTo(s.dirs));
+          }
+        });
+  }
+
   @Test
   void recordsRoundTripAndRecoverWhereTheyStopped() throws Exception {
     SimSnapshots c = snapshotted();
@@ -268,6 +397,16 @@ class SnapshotProtocolsTest {
     assertThat(Protocol.recover(taken.at(SnapshotTxn.Phase.DELETING).toBytes())).isInstanceOf(DeleteSnapshotProtocol.class);
     CloneTxn clone = cloneOf(c).txn().at(CloneTxn.Phase.CLONED);
     assertThat(Txn.parse(clone.toBytes())).isEqualTo(clone);
+    // A record written before replicated clones (version 1, no groups) still reads, as unreplicated.
+    TxnCodec.Writer v1 = new TxnCodec.Writer(CloneTxn.KIND, (byte) 1).raw(2).string(clone.id()).raw(0)
+        .string(clone.snapshot()).bytes(TableDescriptorBuilder.toByteArray(clone.table())).varint(clone.newRegionId())
+        .varint(clone.parts().size());
+    clone.parts().forEach(part -> v1.region(part.region()).server(part.server()));
+    assertThat(Txn.parse(v1.varint(0).string("").toBytes())).isEqualTo(clone);
+    CloneTxn replicated = replicatedCloneOf(c).txn().at(CloneTxn.Phase.CLONED);
+    assertThat(Txn.parse(replicated.toBytes())).isEqualTo(replicated);
+    assertThat(replicated.replicated()).isTrue();
+    assertThat(Protocol.recover(replicated.toBytes()).next()).get().isInstanceOf(Action.PublishClone.class);
     assertThat(Protocol.recover(clone.toBytes()).next()).get().isInstanceOf(Action.PublishClone.class);
     assertThat(SnapshotRecord.decode(s.encode())).isEqualTo(s);
     byte[] bad = clone.toBytes();
