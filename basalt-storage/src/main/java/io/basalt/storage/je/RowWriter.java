@@ -282,7 +282,8 @@ final class RowWriter {
       FamilyStore f = catalog.family(c.family());
       Cursor cursor = cursors.of(f);
       DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
-      DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
+      DatabaseEntry value = c.type() == CellType.PUT ? new DatabaseEntry(c.valueArray(), c.valueOffset(), c.valueLength())
+          : new DatabaseEntry(Bytes.EMPTY);
       if (cursor.put(key, value, Put.NO_OVERWRITE, null) != null) {
         added++;
       } else {

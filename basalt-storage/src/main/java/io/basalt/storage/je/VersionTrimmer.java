@@ -109,8 +109,9 @@ final class VersionTrimmer {
       rowHasEarlierKeys = CellKeyCodec.sharesPrefix(key.getData(), putKey, CellKeyCodec.rowPrefixLength(putKey));
       st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
     } else {
+      // The key put is the database's first. A failed move leaves a non-sticky cursor unpositioned: find it again.
       rowHasEarlierKeys = false;
-      st = cursor.getCurrent(key, data, LockMode.READ_UNCOMMITTED); // a failed move leaves the cursor where it was
+      st = cursor.getFirst(key, data, LockMode.READ_UNCOMMITTED);
     }
     // Another writer may have put a key of another row between the two steps: then decide by trimColumn.
     if (st != OperationStatus.SUCCESS || !java.util.Arrays.equals(key.getData(), putKey)) {
@@ -190,8 +191,8 @@ final class VersionTrimmer {
       }
       st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
     } else {
-      // Nothing before the column: a failed move leaves the cursor on its first key.
-      st = cursor.getCurrent(key, data, LockMode.READ_UNCOMMITTED);
+      // Nothing before the column, so its first key is the database's (a failed move may leave the cursor unpositioned).
+      st = cursor.getFirst(key, data, LockMode.READ_UNCOMMITTED);
     }
     return st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix);
   }
