@@ -7,6 +7,7 @@ import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeepDeletedCells;
+import io.basalt.storage.schema.KeyRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -98,7 +99,7 @@ class RetentionTest extends RegionTestBase {
    */
   @Test
   void overwritesKeepExactlyWhatACompactionKeeps() {
-    Region one = fixture().create(FamilySchema.of("f1").withMaxVersions(1));
+    Region one = fixture().create("one", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(1));
     for (int ts = 1; ts <= 5; ts++) {
       for (String row : List.of("r1", "r2", "r3")) {
         put(one, row, F1, "q", ts, row + "v" + ts);
@@ -107,14 +108,14 @@ class RetentionTest extends RegionTestBase {
     assertThat(one.stats().cellCount()).isEqualTo(3);
     assertThat(show(getAll(one, "r2"))).containsExactly("f1:q@5=r2v5");
 
-    Region ten = fixture().create(FamilySchema.of("f1").withMaxVersions(10));
+    Region ten = fixture().create("ten", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(10));
     for (int ts = 1; ts <= 12; ts++) {
       put(ten, "r", F1, "q", ts, "v" + ts);
     }
     assertThat(ten.stats().cellCount()).isEqualTo(10);
     assertThat(ten.maintain()).isZero();
 
-    Region ttl = fixture().create(FamilySchema.of("f1").withMaxVersions(2).withTtlSeconds(10));
+    Region ttl = fixture().create("ttl", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(2).withTtlSeconds(10));
     long now = fixture().clock.get();
     put(ttl, "r", F1, "q", now - 30_000, "expired1");
     put(ttl, "r", F1, "q", now - 20_000, "expired2");
