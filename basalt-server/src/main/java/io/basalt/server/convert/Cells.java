@@ -42,6 +42,28 @@ public final class Cells {
   }
 
   /**
+   * A cell of a request's mutation as a storage cell of {@code row} and {@code family}, without copying its value:
+   * the storage cell points into the request's own arrays (a cell block's frame, or the fresh arrays the client
+   * converters build a protobuf-carried mutation's cells from), which nothing changes while the call lasts. JE's
+   * copy into its record is then the value's only copy between the request and the log. The qualifier is copied
+   * unless the cell owns it whole (the storage layer takes qualifiers as whole arrays).
+   */
+  public static io.basalt.storage.cell.Cell fromRequest(Cell c, byte[] row, byte[] family) {
+    return new io.basalt.storage.cell.Cell(row, family,
+        whole(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength()), c.getTimestamp(),
+        CellType.fromCode(c.getType().getCode() & 0xFF),
+        c.getValueLength() == 0 ? io.basalt.storage.cell.Bytes.EMPTY : c.getValueArray(),
+        c.getValueLength() == 0 ? 0 : c.getValueOffset(), c.getValueLength());
+  }
+
+  private static byte[] whole(byte[] array, int offset, int length) {
+    if (array == null || length == 0) {
+      return io.basalt.storage.cell.Bytes.EMPTY;
+    }
+    return offset == 0 && length == array.length ? array : java.util.Arrays.copyOfRange(array, offset, offset + length);
+  }
+
+  /**
    * A filter's seek hint as a storage cell: only its coordinates matter. Hints are usually HBase's
    * "first on row/column" cells, typed Maximum, which no stored cell has.
    */

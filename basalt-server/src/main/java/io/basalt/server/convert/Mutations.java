@@ -40,9 +40,11 @@ public final class Mutations {
       return;
     }
     try {
-      for (List<Cell> cells : m.getFamilyCellMap().values()) {
-        for (Cell c : cells) {
-          b.add(Cells.toStorage(c));
+      // Every cell of m has m's row (Mutation.add checks it) and its map key's family: one array each for all.
+      byte[] row = m.getRow();
+      for (java.util.Map.Entry<byte[], List<Cell>> family : m.getFamilyCellMap().entrySet()) {
+        for (Cell c : family.getValue()) {
+          b.add(Cells.fromRequest(c, row, family.getKey()));
         }
       }
     } catch (IllegalArgumentException e) {

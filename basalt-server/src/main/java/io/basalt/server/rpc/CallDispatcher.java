@@ -66,6 +66,8 @@ public final class CallDispatcher {
     int callId = -1;
     try {
       CodedInputStream in = CodedInputStream.newInstance(frame);
+      // Each frame is its own array, never reused: bytes fields (a put's values) may be views of it, not copies.
+      in.enableAliasing(true);
       RequestHeader header = readDelimited(in, RequestHeader.getDefaultInstance());
       callId = header.getCallId();
       BlockingService service = services.get(serviceName);

@@ -126,6 +126,30 @@ public final class CellKeyCodec {
     return CellType.fromCode(0xFF - (key[key.length - 1] & 0xFF));
   }
 
+  /** Only the timestamp of an encoded cell key (the 8 bytes before its type), without decoding the rest. */
+  public static long timestampOf(byte[] key) {
+    int p = key.length - 9;
+    long reversed = 0;
+    for (int i = 0; i < 8; i++) {
+      reversed = (reversed << 8) | (key[p + i] & 0xFF);
+    }
+    return Long.MAX_VALUE - reversed;
+  }
+
+  /** The length of an encoded key's {@link #rowPrefixOf}, without copying it. */
+  public static int rowPrefixLength(byte[] key) {
+    int p = 0;
+    while (!(key[p] == ESCAPE && key[p + 1] == TERMINATOR)) {
+      p += key[p] == ESCAPE ? 2 : 1;
+    }
+    return p + 2;
+  }
+
+  /** Whether {@code key} starts with the first {@code length} bytes of {@code other}. */
+  public static boolean sharesPrefix(byte[] key, byte[] other, int length) {
+    return key.length >= length && Arrays.equals(key, 0, length, other, 0, length);
+  }
+
   /** Only the row of an encoded key. */
   public static byte[] decodeRow(byte[] key) {
     return unescape(key, new int[] {0});
@@ -170,11 +194,7 @@ public final class CellKeyCodec {
 
   /** The {@link #rowPrefix} of an encoded key: its escaped row and the terminator after it. */
   public static byte[] rowPrefixOf(byte[] key) {
-    int p = 0;
-    while (!(key[p] == ESCAPE && key[p + 1] == TERMINATOR)) {
-      p += key[p] == ESCAPE ? 2 : 1;
-    }
-    return Arrays.copyOf(key, p + 2);
+    return Arrays.copyOf(key, rowPrefixLength(key));
   }
 
   /** The {@link #columnPrefix} of a column cell's encoded key: the key without its timestamp and type. */

@@ -270,7 +270,7 @@ final class RowWriter {
     }
     long added = 0;
     // Where the mutation is all puts, a column over its VERSIONS is trimmed at once, from where its put left the
-    // cursor, instead of after the mutation from a new search (see VersionTrimmer.trimWithinColumn).
+    // cursor, instead of after the mutation from a new search (see VersionTrimmer.trimAfterPut).
     boolean putsOnly = true;
     for (Cell c : resolved) {
       putsOnly &= c.type() == CellType.PUT;
@@ -282,20 +282,21 @@ final class RowWriter {
       FamilyStore f = catalog.family(c.family());
       Cursor cursor = cursors.of(f);
       DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
-      DatabaseEntry value = new DatabaseEntry(c.type() == CellType.PUT ? c.value() : Bytes.EMPTY);
+      DatabaseEntry value = c.type() == CellType.PUT ? new DatabaseEntry(c.valueArray(), c.valueOffset(), c.valueLength())
+          : new DatabaseEntry(Bytes.EMPTY);
       if (cursor.put(key, value, Put.NO_OVERWRITE, null) != null) {
         added++;
       } else {
         cursor.put(key, value, Put.OVERWRITE, null);
       }
       if (c.type() == CellType.PUT) {
-        boolean exceeds = !VersionTrimmer.fitsVersions(cursor, key.getData(), f.schema().maxVersions());
-        if (exceeds && putsOnly) {
-          long trimmed = VersionTrimmer.trimWithinColumn(cursor, f, key.getData(), now);
-          if (trimmed >= 0) {
-            added -= trimmed;
-            exceeds = false;
-          }
+        boolean exceeds;
+        if (putsOnly) {
+          long trimmed = VersionTrimmer.trimAfterPut(cursor, f, key.getData(), now);
+          exceeds = trimmed < 0; // undecided in one walk: trimColumn after the mutation
+          added -= Math.max(trimmed, 0);
+        } else {
+          exceeds = !VersionTrimmer.fitsVersions(cursor, key.getData(), f.schema().maxVersions());
         }
         int i = indexOfColumn(touchedColumns, c);
         if (i < 0) {

@@ -1,6 +1,7 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.Cursor;
+import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Transaction;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -17,8 +18,14 @@ final class TxnCursors implements AutoCloseable {
     this.txn = txn;
   }
 
+  /**
+   * Non-sticky: JE then moves the cursor itself instead of a clone of it per step (a put and its version walk are
+   * about five steps), and a failed step leaves it unpositioned, which every user of these cursors allows for.
+   */
+  private static final CursorConfig NON_STICKY = new CursorConfig().setNonSticky(true);
+
   Cursor of(FamilyStore family) {
-    return open.computeIfAbsent(family, f -> f.db().openCursor(txn, null));
+    return open.computeIfAbsent(family, f -> f.db().openCursor(txn, NON_STICKY));
   }
 
   @Override

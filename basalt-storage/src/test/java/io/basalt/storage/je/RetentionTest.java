@@ -7,6 +7,7 @@ import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeepDeletedCells;
+import io.basalt.storage.schema.KeyRange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,40 @@ class RetentionTest extends RegionTestBase {
     assertThat(show(getAll(r, "masked"))).containsExactly("f1:q@5=x5");
     // single 2, wide 6, marked 2 + its marker, masked 1 (+ its column marker unless the trim dropped it)
     assertThat(r.stats().cellCount()).isIn(12L, 13L);
+  }
+
+  /**
+   * Newest-first puts (the usual overwrite) trim in the walk from the key put; where a version within VERSIONS is
+   * one a compaction drops (expired), that walk cannot decide and the search after the mutation does: both must
+   * leave exactly what a compaction would.
+   */
+  @Test
+  void overwritesKeepExactlyWhatACompactionKeeps() {
+    Region one = fixture().create("one", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(1));
+    for (int ts = 1; ts <= 5; ts++) {
+      for (String row : List.of("r1", "r2", "r3")) {
+        put(one, row, F1, "q", ts, row + "v" + ts);
+      }
+    }
+    assertThat(one.stats().cellCount()).isEqualTo(3);
+    assertThat(show(getAll(one, "r2"))).containsExactly("f1:q@5=r2v5");
+
+    Region ten = fixture().create("ten", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(10));
+    for (int ts = 1; ts <= 12; ts++) {
+      put(ten, "r", F1, "q", ts, "v" + ts);
+    }
+    assertThat(ten.stats().cellCount()).isEqualTo(10);
+    assertThat(ten.maintain()).isZero();
+
+    Region ttl = fixture().create("ttl", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(2).withTtlSeconds(10));
+    long now = fixture().clock.get();
+    put(ttl, "r", F1, "q", now - 30_000, "expired1");
+    put(ttl, "r", F1, "q", now - 20_000, "expired2");
+    assertThat(ttl.stats().cellCount()).isEqualTo(2); // within VERSIONS: left for the purge
+    put(ttl, "r", F1, "q", now, "live");
+    assertThat(show(getAll(ttl, "r"))).containsExactly("f1:q@" + now + "=live");
+    assertThat(ttl.stats().cellCount()).isEqualTo(1);
+    assertThat(ttl.maintain()).isZero();
   }
 
   @Test
