@@ -61,7 +61,7 @@ class SecureFrameFuzzTest {
 
   @BeforeAll
   static void start() throws Exception {
-    kdc = TestKdc.start(dir.resolve("kdc"));
+    kdc = TestKdc.start(java.nio.file.Files.createDirectories(dir.resolve("kdc")));
     String host = java.net.InetAddress.getByName("127.0.0.1").getCanonicalHostName().toLowerCase(Locale.ROOT);
     Path serverKeytab = kdc.keytab("hbase.keytab", "hbase/" + host);
     Path adminKeytab = kdc.keytab("admin.keytab", "admin");
