@@ -58,7 +58,7 @@ class ImportClusterTest {
 
   @Test
   void killingAPrimaryMidImportLosesNothingAndARerunFinishesIt() throws Exception {
-    int rows = 60_000;
+    int rows = 24_000;
     Path file = dir.resolve("rows.tsv");
     List<String> lines = new ArrayList<>(rows);
     for (int i = 0; i < rows; i++) {
@@ -76,7 +76,7 @@ class ImportClusterTest {
          Admin admin = conn.getAdmin()) {
       TableName table = TableName.valueOf("import_replicated");
       admin.createTable(TableDescriptorBuilder.newBuilder(table).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
-          .build(), new byte[][] {Bytes.toBytes("k30000")});
+          .build(), new byte[][] {Bytes.toBytes(String.format("k%05d", rows / 2))});
       ServerName primary;
       try (RegionLocator locator = conn.getRegionLocator(table)) {
         List<HRegionLocation> copies = locator.getRegionLocations(Bytes.toBytes("k00000"), true);

@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -38,15 +39,29 @@ class SnapshotCrashTest {
   private static final int ROWS = 300;
   @TempDir Path dir;
 
+  /** The points of no return and the region server's link step (SnapshotProtocolsTest covers every point). */
   @ParameterizedTest(name = "{0} dies at {1}")
   @CsvSource({
-      "master, master.snapshot.recorded.started, false",
       "master, master.snapshot.recorded.linked, true",
       "regionserver, regionserver.snapshot.linked, false",
-      "master, master.clone.InParallel, false",
       "master, master.clone.recorded.cloned, true",
   })
-  void crashAt(String role, String point, boolean finished) throws Exception {
+  void crashAtTheTurningSteps(String role, String point, boolean finished) throws Exception {
+    crashAt(role, point, finished);
+  }
+
+  /** The steps before them (-Dbasalt.it.allCrashPoints=true). */
+  @ParameterizedTest(name = "{0} dies at {1}")
+  @EnabledIfSystemProperty(named = "basalt.it.allCrashPoints", matches = "true")
+  @CsvSource({
+      "master, master.snapshot.recorded.started, false",
+      "master, master.clone.InParallel, false",
+  })
+  void crashAtTheStepsBefore(String role, String point, boolean finished) throws Exception {
+    crashAt(role, point, finished);
+  }
+
+  private void crashAt(String role, String point, boolean finished) throws Exception {
     boolean clone = point.contains(".clone.");
     try (LocalCluster cluster = new LocalCluster(dir, 1, 1);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());

@@ -3,6 +3,7 @@ package io.basalt.server.master;
 import io.basalt.server.catalog.Catalog;
 import io.basalt.server.catalog.RegionRecord;
 import io.basalt.server.master.protocol.Action;
+import io.basalt.server.master.protocol.SnapshotActions;
 import io.basalt.server.master.protocol.Result;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,45 +24,45 @@ final class SnapshotSteps {
   }
 
   static boolean handles(Action a) {
-    return a instanceof Action.LinkRegionSnapshot || a instanceof Action.ImportRegionSnapshot
-        || a instanceof Action.DropRegionSnapshot || a instanceof Action.RecordSnapshot
-        || a instanceof Action.ForgetSnapshot || a instanceof Action.CloneSnapshotRegion
-        || a instanceof Action.CreateClonedTable || a instanceof Action.PublishClone
-        || a instanceof Action.RemoveClonedTable || a instanceof Action.FoundCloneGroup
-        || a instanceof Action.EnableClonedTable;
+    return a instanceof SnapshotActions.LinkRegionSnapshot || a instanceof SnapshotActions.ImportRegionSnapshot
+        || a instanceof SnapshotActions.DropRegionSnapshot || a instanceof SnapshotActions.RecordSnapshot
+        || a instanceof SnapshotActions.ForgetSnapshot || a instanceof SnapshotActions.CloneSnapshotRegion
+        || a instanceof SnapshotActions.CreateClonedTable || a instanceof SnapshotActions.PublishClone
+        || a instanceof SnapshotActions.RemoveClonedTable || a instanceof SnapshotActions.FoundCloneGroup
+        || a instanceof SnapshotActions.EnableClonedTable;
   }
 
   Result execute(Action a) throws IOException {
-    if (a instanceof Action.LinkRegionSnapshot l) {
+    if (a instanceof SnapshotActions.LinkRegionSnapshot l) {
       servers.control(live(l.server())).snapshots().linkRegion(l.snapshot(), l.region());
-    } else if (a instanceof Action.ImportRegionSnapshot i) {
+    } else if (a instanceof SnapshotActions.ImportRegionSnapshot i) {
       servers.control(live(i.server())).snapshots().importRegion(i.snapshot(), i.region(), i.directory());
-    } else if (a instanceof Action.DropRegionSnapshot d) {
+    } else if (a instanceof SnapshotActions.DropRegionSnapshot d) {
       servers.control(live(d.server())).snapshots().dropRegion(d.snapshot(), d.region());
-    } else if (a instanceof Action.RecordSnapshot r) {
+    } else if (a instanceof SnapshotActions.RecordSnapshot r) {
       catalog.snapshots().put(r.snapshot());
-    } else if (a instanceof Action.ForgetSnapshot f) {
+    } else if (a instanceof SnapshotActions.ForgetSnapshot f) {
       catalog.snapshots().remove(f.snapshot());
-    } else if (a instanceof Action.CloneSnapshotRegion c) {
+    } else if (a instanceof SnapshotActions.CloneSnapshotRegion c) {
       servers.control(live(c.server())).snapshots().cloneRegion(c.snapshot(), c.source(), c.target());
-    } else if (a instanceof Action.CreateClonedTable t) {
+    } else if (a instanceof SnapshotActions.CreateClonedTable t) {
       if (catalog.table(t.table().getTableName()).isEmpty()) {
         catalog.putTable(t.table());
         catalog.setState(t.table().getTableName(), TableState.State.DISABLED);
       }
-    } else if (a instanceof Action.PublishClone p) {
+    } else if (a instanceof SnapshotActions.PublishClone p) {
       publish(p);
-    } else if (a instanceof Action.FoundCloneGroup f) {
+    } else if (a instanceof SnapshotActions.FoundCloneGroup f) {
       servers.control(live(f.members().get(0).server())).snapshots().foundCloneGroup(f.target(), f.group(),
           f.members());
-    } else if (a instanceof Action.EnableClonedTable e) {
+    } else if (a instanceof SnapshotActions.EnableClonedTable e) {
       for (RegionRecord region : catalog.regions(e.table())) {
         if (!RegionRecord.OPEN.equals(region.state())) {
           catalog.putRegion(region.withState(RegionRecord.OPEN));
         }
       }
       catalog.setState(e.table(), TableState.State.ENABLED);
-    } else if (a instanceof Action.RemoveClonedTable r) {
+    } else if (a instanceof SnapshotActions.RemoveClonedTable r) {
       for (RegionRecord region : catalog.regions(r.table())) {
         catalog.removeRegion(region.info());
       }
@@ -79,7 +80,7 @@ final class SnapshotSteps {
    * repeat after a crash anywhere in between finds the same end. The table is disabled throughout (a clone's
    * until the last write, a restore's always), so no client is routed to a half-written table.
    */
-  private void publish(Action.PublishClone p) throws IOException {
+  private void publish(SnapshotActions.PublishClone p) throws IOException {
     catalog.putTable(p.table());
     String state = p.enable() ? RegionRecord.OPEN : RegionRecord.CLOSED;
     List<RegionRecord> records = new ArrayList<>();

@@ -53,6 +53,7 @@ public final class JeStorageEngine implements StorageEngine {
   private final StorageConfig config;
   private final StorageFiles files;
   private final Set<JeRegion> open = ConcurrentHashMap.newKeySet();
+  private final EngineStatsSampler statsSampler = new EngineStatsSampler();
   /** Closed region directories whose segments are being shipped: not to be opened meanwhile. */
   private final Set<Path> pinned = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService maintenance;
@@ -570,45 +571,9 @@ public final class JeStorageEngine implements StorageEngine {
     return dir.toAbsolutePath().normalize();
   }
 
-  private long fetchesSoFar;
-  private long missesSoFar;
-
-  /**
-   * Sums the statistics of every open environment. Fetch counts are cleared in each environment as they are
-   * read and accumulated here, so they keep counting up when regions close (only the fetches of a region
-   * between the last call and its close are lost).
-   */
   @Override
-  public synchronized EngineStats stats() {
-    com.sleepycat.je.StatsConfig clearing = new com.sleepycat.je.StatsConfig().setFast(true).setClear(true);
-    int regions = 0;
-    long cacheBytes = 0;
-    long upper = 0;
-    long bins = 0;
-    long logBytes = 0;
-    long backlog = 0;
-    long deletions = 0;
-    for (JeRegion r : open) {
-      com.sleepycat.je.EnvironmentStats s = r.environmentStats(clearing);
-      if (s == null) {
-        continue;
-      }
-      regions++;
-      cacheBytes = Math.max(cacheBytes, s.getSharedCacheTotalBytes());
-      fetchesSoFar += s.getNLNsFetch() + s.getNBINsFetch() + s.getNUpperINsFetch();
-      missesSoFar += s.getNLNsFetchMiss() + s.getNBINsFetchMiss() + s.getNUpperINsFetchMiss();
-      upper += s.getNCachedUpperINs();
-      bins += s.getNCachedBINs();
-      try {
-        logBytes += r.stats().logBytes(); // the segment files on disk, as the region reports them
-      } catch (RuntimeException closedMeanwhile) {
-        // counted as gone
-      }
-      backlog += s.getCleanerBacklog();
-      deletions += s.getFileDeletionBacklog();
-    }
-    return new EngineStats(regions, cacheBytes, config.cacheBytes(), fetchesSoFar, missesSoFar, upper, bins, logBytes,
-        backlog, deletions);
+  public EngineStats stats() {
+    return statsSampler.sample(open, config.cacheBytes());
   }
 
   @Override

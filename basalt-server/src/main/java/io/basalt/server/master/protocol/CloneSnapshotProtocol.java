@@ -169,24 +169,24 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
     List<RegionInfo> targets = txn.targets();
     return switch (stage) {
       case RECORD_STARTED -> new Action.PersistTxn(txn);
-      case CREATE_TABLE -> new Action.CreateClonedTable(txn.table());
+      case CREATE_TABLE -> new SnapshotActions.CreateClonedTable(txn.table());
       case CLONE -> {
         List<Action> parts = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
           SnapshotRecord.Part p = txn.parts().get(i);
-          parts.add(new Action.CloneSnapshotRegion(p.server(), txn.snapshot(), p.region(), targets.get(i)));
+          parts.add(new SnapshotActions.CloneSnapshotRegion(p.server(), txn.snapshot(), p.region(), targets.get(i)));
         }
         yield new Action.InParallel(parts);
       }
       case FOUND -> {
         List<Action> parts = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
-          parts.add(new Action.FoundCloneGroup(targets.get(i), groupName(targets.get(i)), txn.groups().get(i)));
+          parts.add(new SnapshotActions.FoundCloneGroup(targets.get(i), groupName(targets.get(i)), txn.groups().get(i)));
         }
         yield new Action.InParallel(parts);
       }
       case RECORD_CLONED -> new Action.PersistTxn(txn.at(CloneTxn.Phase.CLONED));
-      case PUBLISH -> new Action.PublishClone(txn.table(), targets, servers(),
+      case PUBLISH -> new SnapshotActions.PublishClone(txn.table(), targets, servers(),
           txn.replaced().stream().map(SnapshotRecord.Part::region).distinct().toList(),
           !txn.restore() && !txn.replicated(), txn.groups());
       case OPEN -> new Action.InParallel(perRegion(targets, servers(), Action.OpenRegion::new));
@@ -209,7 +209,7 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
         }
         yield new Action.InParallel(parts);
       }
-      case ENABLE -> new Action.EnableClonedTable(txn.table().getTableName());
+      case ENABLE -> new SnapshotActions.EnableClonedTable(txn.table().getTableName());
       case OPEN_MEMBERS -> {
         List<Action> parts = new ArrayList<>();
         for (int i = 0; i < targets.size(); i++) {
@@ -233,7 +233,7 @@ public final class CloneSnapshotProtocol extends StepMachine<CloneSnapshotProtoc
           .toList(), txn.replaced().stream().map(SnapshotRecord.Part::server).toList(), Action.DropRegionFiles::new));
       case RECORD_ROLLBACK -> new Action.PersistTxn(txn.rollingBack(ending.reason()));
       case DROP_CLONES -> new Action.InParallel(perRegion(targets, servers(), Action.DropRegionFiles::new));
-      case REMOVE_TABLE -> new Action.RemoveClonedTable(txn.table().getTableName());
+      case REMOVE_TABLE -> new SnapshotActions.RemoveClonedTable(txn.table().getTableName());
       case DELETE -> new Action.DeleteTxn(txn.id());
     };
   }

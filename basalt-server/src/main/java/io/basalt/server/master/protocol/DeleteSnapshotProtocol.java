@@ -62,9 +62,9 @@ public final class DeleteSnapshotProtocol extends StepMachine<DeleteSnapshotProt
   Action actionFor(Stage stage) {
     return switch (stage) {
       case RECORD_DELETING -> new Action.PersistTxn(txn);
-      case FORGET -> new Action.ForgetSnapshot(txn.snapshot().name());
+      case FORGET -> new SnapshotActions.ForgetSnapshot(txn.snapshot().name());
       case DROP -> new Action.InParallel(txn.snapshot().parts().stream()
-          .<Action>map(p -> new Action.DropRegionSnapshot(p.server(), p.region(), txn.snapshot().name())).toList());
+          .<Action>map(p -> new SnapshotActions.DropRegionSnapshot(p.server(), p.region(), txn.snapshot().name())).toList());
       case DELETE -> new Action.DeleteTxn(txn.id());
     };
   }

@@ -114,13 +114,13 @@ public final class SnapshotProtocol extends StepMachine<SnapshotProtocol.Stage> 
     return switch (stage) {
       case RECORD_STARTED -> new Action.PersistTxn(txn);
       case LINK -> new Action.InParallel(parts.stream().<Action>map(p -> txn.importFrom().isEmpty()
-          ? new Action.LinkRegionSnapshot(p.server(), p.region(), name)
-          : new Action.ImportRegionSnapshot(p.server(), p.region(), name, txn.importFrom())).toList());
+          ? new SnapshotActions.LinkRegionSnapshot(p.server(), p.region(), name)
+          : new SnapshotActions.ImportRegionSnapshot(p.server(), p.region(), name, txn.importFrom())).toList());
       case RECORD_LINKED -> new Action.PersistTxn(txn.at(SnapshotTxn.Phase.LINKED));
-      case RECORD_SNAPSHOT -> new Action.RecordSnapshot(txn.snapshot());
+      case RECORD_SNAPSHOT -> new SnapshotActions.RecordSnapshot(txn.snapshot());
       case RECORD_ROLLBACK -> new Action.PersistTxn(txn.rollingBack(ending.reason()));
       case DROP -> new Action.InParallel(parts.stream()
-          .<Action>map(p -> new Action.DropRegionSnapshot(p.server(), p.region(), name)).toList());
+          .<Action>map(p -> new SnapshotActions.DropRegionSnapshot(p.server(), p.region(), name)).toList());
       case DELETE -> new Action.DeleteTxn(txn.id());
     };
   }

@@ -203,13 +203,13 @@ final class SimSnapshots implements SimWorld {
     if (action instanceof Action.DeleteTxn a) {
       return x.then(() -> txns.remove(a.id()));
     }
-    if (action instanceof Action.RecordSnapshot a) {
+    if (action instanceof SnapshotActions.RecordSnapshot a) {
       return x.then(() -> snapshots.put(a.snapshot().name(), a.snapshot()));
     }
-    if (action instanceof Action.ForgetSnapshot a) {
+    if (action instanceof SnapshotActions.ForgetSnapshot a) {
       return x.then(() -> snapshots.remove(a.snapshot()));
     }
-    if (action instanceof Action.CreateClonedTable a) {
+    if (action instanceof SnapshotActions.CreateClonedTable a) {
       return x.then(() -> {
         if (!tables.containsKey(a.table().getTableName())) {
           tables.put(a.table().getTableName(), a.table());
@@ -217,7 +217,7 @@ final class SimSnapshots implements SimWorld {
         }
       });
     }
-    if (action instanceof Action.PublishClone a) {
+    if (action instanceof SnapshotActions.PublishClone a) {
       TableName t = a.table().getTableName();
       return x.then(() -> {
         tables.put(t, a.table());
@@ -234,10 +234,10 @@ final class SimSnapshots implements SimWorld {
         });
       }).then(() -> enabled.put(t, a.enable()));
     }
-    if (action instanceof Action.EnableClonedTable a) {
+    if (action instanceof SnapshotActions.EnableClonedTable a) {
       return x.then(() -> enabled.put(a.table(), true));
     }
-    if (action instanceof Action.RemoveClonedTable a) {
+    if (action instanceof SnapshotActions.RemoveClonedTable a) {
       return x.then(() -> {
         regions.values().removeIf(e -> e.region().getTable().equals(a.table()));
         members.keySet().removeIf(r -> !regions.containsKey(r));
@@ -246,13 +246,13 @@ final class SimSnapshots implements SimWorld {
       });
     }
     Server s = servers.get(action.site().regionServer());
-    if (action instanceof Action.LinkRegionSnapshot a) {
+    if (action instanceof SnapshotActions.LinkRegionSnapshot a) {
       return link(s, a.snapshot(), a.region(), () -> s.dirs.get(a.region().getEncodedName()));
     }
-    if (action instanceof Action.ImportRegionSnapshot a) {
+    if (action instanceof SnapshotActions.ImportRegionSnapshot a) {
       return link(s, a.snapshot(), a.region(), () -> export.get(a.region().getEncodedName()));
     }
-    if (action instanceof Action.DropRegionSnapshot a) {
+    if (action instanceof SnapshotActions.DropRegionSnapshot a) {
       String r = a.region().getEncodedName();
       return x.then(() -> {
         Map<String, List<Write>> snap = s.snapshots.get(a.snapshot());
@@ -264,7 +264,7 @@ final class SimSnapshots implements SimWorld {
         }
       }).then(() -> s.work.remove(a.snapshot() + "/" + r));
     }
-    if (action instanceof Action.CloneSnapshotRegion a) {
+    if (action instanceof SnapshotActions.CloneSnapshotRegion a) {
       String target = a.target().getEncodedName();
       if (s.dirs.containsKey(target)) {
         return x;
@@ -278,7 +278,7 @@ final class SimSnapshots implements SimWorld {
         s.dirs.put(target, new ArrayList<>(from));
       });
     }
-    if (action instanceof Action.FoundCloneGroup a) {
+    if (action instanceof SnapshotActions.FoundCloneGroup a) {
       String r = a.target().getEncodedName();
       if (!s.dirs.containsKey(r)) {
         return Execution.fails("no clone of " + r + " to found a group from");

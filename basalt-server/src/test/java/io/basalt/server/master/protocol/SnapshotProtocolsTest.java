@@ -393,7 +393,7 @@ class SnapshotProtocolsTest {
     SnapshotRecord s = c.snapshots.get(SimSnapshots.SNAPSHOT);
     SnapshotTxn taken = new SnapshotTxn("snapshot-s1", SnapshotTxn.Phase.LINKED, s, "/backup", "");
     assertThat(Txn.parse(taken.toBytes())).isEqualTo(taken);
-    assertThat(Protocol.recover(taken.toBytes()).next()).get().isInstanceOf(Action.RecordSnapshot.class);
+    assertThat(Protocol.recover(taken.toBytes()).next()).get().isInstanceOf(SnapshotActions.RecordSnapshot.class);
     assertThat(Protocol.recover(taken.at(SnapshotTxn.Phase.DELETING).toBytes())).isInstanceOf(DeleteSnapshotProtocol.class);
     CloneTxn clone = cloneOf(c).txn().at(CloneTxn.Phase.CLONED);
     assertThat(Txn.parse(clone.toBytes())).isEqualTo(clone);
@@ -406,8 +406,8 @@ class SnapshotProtocolsTest {
     CloneTxn replicated = replicatedCloneOf(c).txn().at(CloneTxn.Phase.CLONED);
     assertThat(Txn.parse(replicated.toBytes())).isEqualTo(replicated);
     assertThat(replicated.replicated()).isTrue();
-    assertThat(Protocol.recover(replicated.toBytes()).next()).get().isInstanceOf(Action.PublishClone.class);
-    assertThat(Protocol.recover(clone.toBytes()).next()).get().isInstanceOf(Action.PublishClone.class);
+    assertThat(Protocol.recover(replicated.toBytes()).next()).get().isInstanceOf(SnapshotActions.PublishClone.class);
+    assertThat(Protocol.recover(clone.toBytes()).next()).get().isInstanceOf(SnapshotActions.PublishClone.class);
     assertThat(SnapshotRecord.decode(s.encode())).isEqualTo(s);
     byte[] bad = clone.toBytes();
     bad[5] ^= 1;
