@@ -366,6 +366,15 @@ class KerberosTest {
       assertThat(as(alice(), () -> roundTrip(conf, "kerberos_tls"))).containsExactly(ALICE, "KERBEROS");
       assertThatThrownBy(() -> as(UserGroupInformation.createRemoteUser(ALICE), () -> roundTrip(conf, "tls_no_ticket")))
           .isInstanceOf(Exception.class);
+      // A token (a long-running job's credential) over TLS too.
+      Token<AuthenticationTokenIdentifier> token = as(alice(), () -> {
+        try (Connection conn = ConnectionFactory.createConnection(conf)) {
+          return ClientTokenUtil.obtainToken(conn);
+        }
+      });
+      UserGroupInformation holder = UserGroupInformation.createRemoteUser(ALICE);
+      holder.addToken(token);
+      assertThat(as(holder, () -> roundTrip(conf, "token_tls"))).containsExactly(ALICE, "TOKEN");
     }
   }
 
