@@ -197,25 +197,50 @@ final class TableLifecycle {
 
   /**
    * HBase's table flush: every server holding a copy of one of the table's regions forces those regions' logs
-   * to disk. Returns the regions flushed (copies counted once per server); a server that cannot be reached fails
-   * the flush, retriably.
+   * to disk. Returns the regions flushed (copies counted once per server). A server that cannot be reached fails
+   * the flush, retriably, unless every region it holds a copy of was flushed on a majority of its members: a
+   * replicated region's acknowledged writes are on a majority, so a member that just died (its session not yet
+   * expired) does not hold the flush up.
    */
   int flush(TableName name) throws IOException {
     master.table(name);
+    List<RegionRecord> regions = catalog.regions(name);
     Set<ServerName> hosts = new HashSet<>();
-    for (RegionRecord r : catalog.regions(name)) {
-      List<ServerName> copies = r.replicated() ? r.members().stream().map(m -> m.server()).toList()
-          : r.server() == null ? List.of() : List.of(r.server());
-      for (ServerName s : copies) {
+    for (RegionRecord r : regions) {
+      for (ServerName s : copies(r)) {
         servers.liveAt(s).ifPresent(hosts::add);
       }
     }
     int flushed = 0;
+    Set<org.apache.hadoop.hbase.net.Address> done = new HashSet<>();
+    IOException failed = null;
     for (ServerName s : hosts) {
-      flushed += servers.control(s).flushTable(name);
+      try {
+        flushed += servers.control(s).flushTable(name);
+        done.add(s.getAddress());
+      } catch (IOException e) {
+        LOG.warn("flush of table {} could not reach {}: {}", name, s, e.getMessage());
+        failed = e;
+      }
     }
-    LOG.info("flushed table {}: {} regions on {} servers", name, flushed, hosts.size());
+    if (failed != null) {
+      for (RegionRecord r : regions) {
+        List<ServerName> copies = copies(r);
+        long on = copies.stream().filter(s -> done.contains(s.getAddress())).count();
+        if (!copies.isEmpty() && on <= copies.size() / 2) {
+          throw failed;
+        }
+      }
+    }
+    LOG.info("flushed table {}: {} regions on {} of {} servers", name, flushed, done.size(), hosts.size());
     return flushed;
+  }
+
+  private static List<ServerName> copies(RegionRecord r) {
+    if (r.replicated()) {
+      return r.members().stream().map(m -> m.server()).toList();
+    }
+    return r.server() == null ? List.of() : List.of(r.server());
   }
 
   void modify(TableDescriptor asked) throws IOException {
