@@ -1,19 +1,19 @@
 package io.basalt.storage.je;
 
 import static io.basalt.storage.cell.Bytes.of;
+import static io.basalt.storage.je.GroupHarness.awaitPrimary;
+import static io.basalt.storage.je.GroupHarness.expected;
+import static io.basalt.storage.je.GroupHarness.member;
+import static io.basalt.storage.je.GroupHarness.put;
+import static io.basalt.storage.je.GroupHarness.row;
+import static io.basalt.storage.je.GroupHarness.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.storage.StorageConfig;
 import io.basalt.storage.cell.Bytes;
-import io.basalt.storage.mutation.Durability;
-import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.read.ReadOptions;
-import io.basalt.storage.read.RowResult;
-import io.basalt.storage.read.ScanSpec;
 import io.basalt.storage.region.MergeReport;
-import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
-import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
 import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,96 +42,31 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(240)
 class GroupMergeTest {
-  private static final byte[] F = of("f");
   private static final byte[] MID = of("row100");
   private static final KeyRange LOW = new KeyRange(Bytes.EMPTY, MID);
   private static final KeyRange HIGH = new KeyRange(MID, Bytes.EMPTY);
 
   @TempDir Path dir;
-  private final List<StorageEngine> engines = new ArrayList<>();
-  private final List<ReplicatedRegion> open = new ArrayList<>();
+  private GroupHarness h;
+
+  @BeforeEach
+  void harness() {
+    h = new GroupHarness(dir);
+  }
 
   @AfterEach
   void close() {
-    for (ReplicatedRegion r : open) {
-      try {
-        r.close();
-      } catch (RuntimeException ignored) {
-        // closed by the test
-      }
-    }
-    engines.forEach(StorageEngine::close);
-  }
-
-  private static GroupMembership member(String group, int[] ports, int i) {
-    List<String> helpers = new ArrayList<>();
-    for (int j = 0; j < ports.length; j++) {
-      if (j != i) {
-        helpers.add("127.0.0.1:" + ports[j]);
-      }
-    }
-    return new GroupMembership(group, "node" + i, "127.0.0.1", ports[i], helpers);
-  }
-
-  private Path memberDir(String region, int i) {
-    return dir.resolve("server" + i).resolve(region);
-  }
-
-  private ReplicatedRegion track(ReplicatedRegion r) {
-    open.add(r);
-    return r;
+    h.close();
   }
 
   private List<ReplicatedRegion> startGroup(String name, KeyRange range, int[] ports) {
     RegionDescriptor d = new RegionDescriptor(List.of(FamilySchema.of("f")), range);
     List<ReplicatedRegion> g = new ArrayList<>();
-    g.add(track(engines.get(0).createGroup(memberDir(name, 0), d, member(name, ports, 0), RoleListener.NONE)));
+    g.add(h.track(h.engines.get(0).createGroup(h.memberDir(name, 0), d, member(name, ports, 0), RoleListener.NONE)));
     for (int i = 1; i < 3; i++) {
-      g.add(track(engines.get(i).joinGroup(memberDir(name, i), member(name, ports, i), RoleListener.NONE)));
+      g.add(h.track(h.engines.get(i).joinGroup(h.memberDir(name, i), member(name, ports, i), RoleListener.NONE)));
     }
     return g;
-  }
-
-  private static void put(ReplicatedRegion r, String row, String value) {
-    r.mutate(RowMutation.of(of(row)).put(F, of("q"), 1, of(value)).build(), Durability.SYNC_WAL);
-  }
-
-  private static String row(int i) {
-    return String.format("row%03d", i);
-  }
-
-  private static List<String> rows(ReplicatedRegion r) {
-    List<String> out = new ArrayList<>();
-    try (var s = r.scan(ScanSpec.all())) {
-      for (List<RowResult> batch = s.next(100, Long.MAX_VALUE); !batch.isEmpty(); batch = s.next(100, Long.MAX_VALUE)) {
-        batch.forEach(b -> out.add(Bytes.toStringBinary(b.row())));
-      }
-    }
-    return out;
-  }
-
-  private static List<String> expected(int from, int to, String... extra) {
-    List<String> out = new ArrayList<>();
-    for (int i = from; i < to; i++) {
-      out.add(row(i));
-    }
-    out.addAll(List.of(extra));
-    out.sort(null);
-    return out;
-  }
-
-  private static ReplicatedRegion awaitPrimary(List<ReplicatedRegion> among) {
-    ReplicatedRegion[] found = new ReplicatedRegion[1];
-    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-      for (ReplicatedRegion r : among) {
-        if (r.role() == ReplicaRole.PRIMARY) {
-          found[0] = r;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found[0];
   }
 
   private static void sealAndClose(List<ReplicatedRegion> group) {
@@ -146,7 +82,7 @@ class GroupMergeTest {
   @Test
   void theSmallerGroupsRowsReachEveryMemberOfTheLargersRefoundedGroup() throws IOException {
     for (int i = 0; i < 3; i++) {
-      engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
+      h.engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
     }
     int[] ports = freePorts(9);
     int[] lowPorts = {ports[0], ports[1], ports[2]};
@@ -165,23 +101,23 @@ class GroupMergeTest {
 
     long start = System.nanoTime();
     for (int i = 0; i < 3; i++) {
-      engines.get(i).cloneClosed(memberDir("low", i), memberDir("merged", i));
+      h.engines.get(i).cloneClosed(h.memberDir("low", i), h.memberDir("merged", i));
     }
     int founder = 1;
     GroupMembership founding = member("low", mergedPorts, founder);
-    MergeReport copied = engines.get(founder).refoundMergedGroup(memberDir("merged", founder), founding,
-        memberDir("high", founder), KeyRange.ALL);
+    MergeReport copied = h.engines.get(founder).refoundMergedGroup(h.memberDir("merged", founder), founding,
+        h.memberDir("high", founder), KeyRange.ALL);
     assertThat(copied.recordsCopied()).isEqualTo(40);
     // A repeat after a crash must neither reset the group again nor copy again.
-    assertThat(engines.get(founder).refoundMergedGroup(memberDir("merged", founder), founding,
-        memberDir("high", founder), KeyRange.ALL)).isNull();
+    assertThat(h.engines.get(founder).refoundMergedGroup(h.memberDir("merged", founder), founding,
+        h.memberDir("high", founder), KeyRange.ALL)).isNull();
     List<ReplicatedRegion> merged = new ArrayList<>(java.util.Arrays.asList(new ReplicatedRegion[3]));
-    merged.set(founder, track(engines.get(founder).openMember(memberDir("merged", founder), founding,
+    merged.set(founder, h.track(h.engines.get(founder).openMember(h.memberDir("merged", founder), founding,
         RoleListener.NONE, KeyRange.ALL)));
     for (int i = 0; i < 3; i++) {
       if (i != founder) {
         // Its clone's range is still the lower region's: the open waits for the founder's widened range.
-        merged.set(i, track(engines.get(i).openMember(memberDir("merged", i), member("low", mergedPorts, i),
+        merged.set(i, h.track(h.engines.get(i).openMember(h.memberDir("merged", i), member("low", mergedPorts, i),
             RoleListener.NONE, KeyRange.ALL)));
       }
     }
@@ -205,7 +141,7 @@ class GroupMergeTest {
     assertThat(Bytes.toStringBinary(next.get(of("row130"), ReadOptions.DEFAULT).get(0).value())).isEqualTo("v130");
 
     // The smaller group's directories were only read: a member of it opens alone with its rows.
-    ReplicatedRegion old = track(engines.get(2).openMember(memberDir("high", 2), member("high", highPorts, 2),
+    ReplicatedRegion old = h.track(h.engines.get(2).openMember(h.memberDir("high", 2), member("high", highPorts, 2),
         RoleListener.NONE));
     assertThat(rows(old)).isEqualTo(expected(100, 140));
   }

@@ -1,6 +1,12 @@
 package io.basalt.storage.je;
 
 import static io.basalt.storage.cell.Bytes.of;
+import static io.basalt.storage.je.GroupHarness.awaitPrimary;
+import static io.basalt.storage.je.GroupHarness.expected;
+import static io.basalt.storage.je.GroupHarness.member;
+import static io.basalt.storage.je.GroupHarness.put;
+import static io.basalt.storage.je.GroupHarness.row;
+import static io.basalt.storage.je.GroupHarness.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,12 +14,7 @@ import io.basalt.storage.StorageConfig;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.error.RegionClosedException;
 import io.basalt.storage.error.ReplicasUnavailableException;
-import io.basalt.storage.mutation.Durability;
-import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.read.ReadOptions;
-import io.basalt.storage.read.RowResult;
-import io.basalt.storage.read.ScanSpec;
-import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,117 +45,51 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(240)
 class GroupSplitTest {
-  private static final byte[] F = of("f");
   private static final RegionDescriptor DESCRIPTOR = new RegionDescriptor(List.of(FamilySchema.of("f")), KeyRange.ALL);
   private static final byte[] MID = of("row100");
   private static final KeyRange LOW = new KeyRange(Bytes.EMPTY, MID);
   private static final KeyRange HIGH = new KeyRange(MID, Bytes.EMPTY);
 
   @TempDir Path dir;
-  /** One engine per member's server, as on three region servers. */
-  private final List<StorageEngine> engines = new ArrayList<>();
-  private final List<ReplicatedRegion> open = new ArrayList<>();
+  private GroupHarness h;
+
+  @BeforeEach
+  void harness() {
+    h = new GroupHarness(dir);
+  }
 
   @AfterEach
   void close() {
-    for (ReplicatedRegion r : open) {
-      try {
-        r.close();
-      } catch (RuntimeException ignored) {
-        // closed by the test
-      }
-    }
-    engines.forEach(StorageEngine::close);
+    h.close();
   }
 
   private void startEngines() {
     for (int i = 0; i < 3; i++) {
-      engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
+      h.engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
     }
-  }
-
-  private static GroupMembership member(String group, int[] ports, int i) {
-    List<String> helpers = new ArrayList<>();
-    for (int j = 0; j < ports.length; j++) {
-      if (j != i) {
-        helpers.add("127.0.0.1:" + ports[j]);
-      }
-    }
-    return new GroupMembership(group, "node" + i, "127.0.0.1", ports[i], helpers);
-  }
-
-  private Path memberDir(String region, int i) {
-    return dir.resolve("server" + i).resolve(region);
-  }
-
-  private ReplicatedRegion track(ReplicatedRegion r) {
-    open.add(r);
-    return r;
   }
 
   private List<ReplicatedRegion> startParent(int[] ports) {
     List<ReplicatedRegion> g = new ArrayList<>();
-    g.add(track(engines.get(0).createGroup(memberDir("parent", 0), DESCRIPTOR, member("g", ports, 0),
+    g.add(h.track(h.engines.get(0).createGroup(h.memberDir("parent", 0), DESCRIPTOR, member("g", ports, 0),
         RoleListener.NONE)));
     for (int i = 1; i < 3; i++) {
-      g.add(track(engines.get(i).joinGroup(memberDir("parent", i), member("g", ports, i), RoleListener.NONE)));
+      g.add(h.track(h.engines.get(i).joinGroup(h.memberDir("parent", i), member("g", ports, i), RoleListener.NONE)));
     }
     return g;
-  }
-
-  private static void put(ReplicatedRegion r, String row, String value) {
-    r.mutate(RowMutation.of(of(row)).put(F, of("q"), 1, of(value)).build(), Durability.SYNC_WAL);
-  }
-
-  private static String row(int i) {
-    return String.format("row%03d", i);
-  }
-
-  private static List<String> rows(ReplicatedRegion r) {
-    List<String> out = new ArrayList<>();
-    try (var s = r.scan(ScanSpec.all())) {
-      for (List<RowResult> batch = s.next(100, Long.MAX_VALUE); !batch.isEmpty(); batch = s.next(100, Long.MAX_VALUE)) {
-        batch.forEach(b -> out.add(Bytes.toStringBinary(b.row())));
-      }
-    }
-    return out;
-  }
-
-  private static List<String> expected(int from, int to, String... extra) {
-    List<String> out = new ArrayList<>();
-    for (int i = from; i < to; i++) {
-      out.add(row(i));
-    }
-    out.addAll(List.of(extra));
-    out.sort(null);
-    return out;
-  }
-
-  private static ReplicatedRegion awaitPrimary(List<ReplicatedRegion> among) {
-    ReplicatedRegion[] found = new ReplicatedRegion[1];
-    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-      for (ReplicatedRegion r : among) {
-        if (r.role() == ReplicaRole.PRIMARY) {
-          found[0] = r;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found[0];
   }
 
   /** Refounds the daughter's group on {@code founder}, then opens it first and the others after it. */
   private List<ReplicatedRegion> openDaughter(String name, KeyRange range, int[] ports, int founder) {
     GroupMembership founding = member("g", ports, founder);
-    assertThat(engines.get(founder).refoundGroup(memberDir(name, founder), founding)).isTrue();
+    assertThat(h.engines.get(founder).refoundGroup(h.memberDir(name, founder), founding)).isTrue();
     // A repeat after a crash must not reset the group again.
-    assertThat(engines.get(founder).refoundGroup(memberDir(name, founder), founding)).isFalse();
+    assertThat(h.engines.get(founder).refoundGroup(h.memberDir(name, founder), founding)).isFalse();
     List<ReplicatedRegion> g = new ArrayList<>(java.util.Arrays.asList(new ReplicatedRegion[3]));
-    g.set(founder, track(engines.get(founder).openMember(memberDir(name, founder), founding, RoleListener.NONE, range)));
+    g.set(founder, h.track(h.engines.get(founder).openMember(h.memberDir(name, founder), founding, RoleListener.NONE, range)));
     for (int i = 0; i < 3; i++) {
       if (i != founder) {
-        g.set(i, track(engines.get(i).openMember(memberDir(name, i), member("g", ports, i), RoleListener.NONE, range)));
+        g.set(i, h.track(h.engines.get(i).openMember(h.memberDir(name, i), member("g", ports, i), RoleListener.NONE, range)));
       }
     }
     return g;
@@ -181,8 +117,8 @@ class GroupSplitTest {
 
     long start = System.nanoTime();
     for (int i = 0; i < 3; i++) {
-      engines.get(i).cloneClosed(memberDir("parent", i), memberDir("low", i));
-      engines.get(i).cloneClosed(memberDir("parent", i), memberDir("high", i));
+      h.engines.get(i).cloneClosed(h.memberDir("parent", i), h.memberDir("low", i));
+      h.engines.get(i).cloneClosed(h.memberDir("parent", i), h.memberDir("high", i));
     }
     List<ReplicatedRegion> low = openDaughter("low", LOW, new int[] {ports[3], ports[4], ports[5]}, 0);
     List<ReplicatedRegion> high = openDaughter("high", HIGH, new int[] {ports[6], ports[7], ports[8]}, 1);
@@ -223,7 +159,7 @@ class GroupSplitTest {
     assertThat(Bytes.toStringBinary(next.get(of("row050x"), ReadOptions.DEFAULT).get(0).value())).isEqualTo("new-low");
 
     // The parent's directories were not touched: a member of it opens alone and has every row.
-    ReplicatedRegion old = track(engines.get(2).openMember(memberDir("parent", 2), member("g", parentPorts, 2),
+    ReplicatedRegion old = h.track(h.engines.get(2).openMember(h.memberDir("parent", 2), member("g", parentPorts, 2),
         RoleListener.NONE));
     assertThat(rows(old)).isEqualTo(expected(0, 200));
   }
@@ -250,18 +186,18 @@ class GroupSplitTest {
     parent.get(2).close();
     parent.get(0).close();
     for (int i = 0; i < 3; i++) {
-      engines.get(i).cloneClosed(memberDir("parent", i), memberDir("low", i));
+      h.engines.get(i).cloneClosed(h.memberDir("parent", i), h.memberDir("low", i));
     }
     int[] daughterPorts = {ports[3], ports[4], ports[5]};
     GroupMembership founding = member("g", daughterPorts, 0);
-    assertThat(engines.get(0).refoundGroup(memberDir("low", 0), founding)).isTrue();
+    assertThat(h.engines.get(0).refoundGroup(h.memberDir("low", 0), founding)).isTrue();
     List<ReplicatedRegion> others = new ArrayList<>();
     for (int i = 1; i < 3; i++) {
-      others.add(track(engines.get(i).openMember(memberDir("low", i), member("g", daughterPorts, i),
+      others.add(h.track(h.engines.get(i).openMember(h.memberDir("low", i), member("g", daughterPorts, i),
           RoleListener.NONE, LOW)));
     }
     assertThat(others).allSatisfy(m -> assertThat(m.role()).isEqualTo(ReplicaRole.UNKNOWN));
-    ReplicatedRegion founder = track(engines.get(0).openMember(memberDir("low", 0), founding, RoleListener.NONE, LOW));
+    ReplicatedRegion founder = h.track(h.engines.get(0).openMember(h.memberDir("low", 0), founding, RoleListener.NONE, LOW));
     assertThat(founder.role()).isEqualTo(ReplicaRole.PRIMARY);
     for (ReplicatedRegion m : others) {
       Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> m.role() == ReplicaRole.SECONDARY);

@@ -1,16 +1,14 @@
 package io.basalt.storage.je;
 
 import static io.basalt.storage.cell.Bytes.of;
+import static io.basalt.storage.je.GroupHarness.awaitPrimary;
+import static io.basalt.storage.je.GroupHarness.member;
+import static io.basalt.storage.je.GroupHarness.put;
+import static io.basalt.storage.je.GroupHarness.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.storage.StorageConfig;
-import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.io.LocalStorageFiles;
-import io.basalt.storage.mutation.Durability;
-import io.basalt.storage.mutation.RowMutation;
-import io.basalt.storage.read.ScanSpec;
-import io.basalt.storage.read.RowResult;
-import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
@@ -29,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,86 +41,34 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(240)
 class NewGroupFoundingTest {
-  private static final byte[] F = of("f");
   private static final RegionDescriptor DESCRIPTOR = new RegionDescriptor(List.of(FamilySchema.of("f")), KeyRange.ALL);
 
   @TempDir Path dir;
-  private final List<StorageEngine> engines = new ArrayList<>();
-  private final List<ReplicatedRegion> open = new ArrayList<>();
+  private GroupHarness h;
+
+  @BeforeEach
+  void harness() {
+    h = new GroupHarness(dir);
+  }
 
   @AfterEach
   void close() {
-    for (ReplicatedRegion r : open) {
-      try {
-        r.close();
-      } catch (RuntimeException ignored) {
-        // closed by the test
-      }
-    }
-    engines.forEach(StorageEngine::close);
-  }
-
-  private static GroupMembership member(String group, int[] ports, int i) {
-    List<String> helpers = new ArrayList<>();
-    for (int j = 0; j < ports.length; j++) {
-      if (j != i) {
-        helpers.add("127.0.0.1:" + ports[j]);
-      }
-    }
-    // The same node name in both groups, as a server's members are all named after the server.
-    return new GroupMembership(group, "node" + i, "127.0.0.1", ports[i], helpers);
-  }
-
-  private Path dirOf(String region, int i) {
-    return dir.resolve("server" + i).resolve(region);
-  }
-
-  private ReplicatedRegion track(ReplicatedRegion r) {
-    open.add(r);
-    return r;
-  }
-
-  private static void put(ReplicatedRegion r, String row, String value) {
-    r.mutate(RowMutation.of(of(row)).put(F, of("q"), 1, of(value)).build(), Durability.SYNC_WAL);
-  }
-
-  private static List<String> rows(ReplicatedRegion r) {
-    List<String> out = new ArrayList<>();
-    try (var s = r.scan(ScanSpec.all())) {
-      for (List<RowResult> batch = s.next(100, Long.MAX_VALUE); !batch.isEmpty(); batch = s.next(100, Long.MAX_VALUE)) {
-        batch.forEach(b -> out.add(Bytes.toStringBinary(b.row())));
-      }
-    }
-    return out;
-  }
-
-  private static ReplicatedRegion awaitPrimary(List<ReplicatedRegion> among) {
-    ReplicatedRegion[] found = new ReplicatedRegion[1];
-    Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-      for (ReplicatedRegion r : among) {
-        if (r.role() == ReplicaRole.PRIMARY) {
-          found[0] = r;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found[0];
+    h.close();
   }
 
   @Test
   void aSnapshotOfALiveGroupFoundsANewGroupThatNeverMeetsTheSource() throws IOException {
     for (int i = 0; i < 3; i++) {
-      engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
+      h.engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
     }
     int[] ports = freePorts(6);
     int[] sourcePorts = {ports[0], ports[1], ports[2]};
     int[] clonePorts = {ports[3], ports[4], ports[5]};
     List<ReplicatedRegion> source = new ArrayList<>();
-    source.add(track(engines.get(0).createGroup(dirOf("source", 0), DESCRIPTOR, member("g", sourcePorts, 0),
+    source.add(h.track(h.engines.get(0).createGroup(h.memberDir("source", 0), DESCRIPTOR, member("g", sourcePorts, 0),
         RoleListener.NONE)));
     for (int i = 1; i < 3; i++) {
-      source.add(track(engines.get(i).joinGroup(dirOf("source", i), member("g", sourcePorts, i), RoleListener.NONE)));
+      source.add(h.track(h.engines.get(i).joinGroup(h.memberDir("source", i), member("g", sourcePorts, i), RoleListener.NONE)));
     }
     ReplicatedRegion sourcePrimary = awaitPrimary(source);
     for (int i = 0; i < 100; i++) {
@@ -135,17 +82,17 @@ class NewGroupFoundingTest {
       SegmentLinker.link(LocalStorageFiles.INSTANCE, set, snapshot, true);
     }
     put(sourcePrimary, "row999", "after the snapshot");
-    engines.get(p).cloneClosed(snapshot, dirOf("clone", p));
+    h.engines.get(p).cloneClosed(snapshot, h.memberDir("clone", p));
     long start = System.nanoTime();
     GroupMembership founder = cloneMember(clonePorts, p, 0);
-    assertThat(engines.get(p).foundNewGroup(dirOf("clone", p), founder)).isTrue();
-    assertThat(engines.get(p).foundNewGroup(dirOf("clone", p), founder)).as("once only").isFalse();
+    assertThat(h.engines.get(p).foundNewGroup(h.memberDir("clone", p), founder)).isTrue();
+    assertThat(h.engines.get(p).foundNewGroup(h.memberDir("clone", p), founder)).as("once only").isFalse();
     List<ReplicatedRegion> clone = new ArrayList<>();
-    clone.add(track(engines.get(p).openMember(dirOf("clone", p), founder, RoleListener.NONE)));
+    clone.add(h.track(h.engines.get(p).openMember(h.memberDir("clone", p), founder, RoleListener.NONE)));
     ReplicatedRegion clonePrimary = awaitPrimary(clone);
     for (int k = 1; k < 3; k++) {
       int i = (p + k) % 3;
-      clone.add(track(engines.get(i).joinGroup(dirOf("clone", i), cloneMember(clonePorts, p, k), RoleListener.NONE)));
+      clone.add(h.track(h.engines.get(i).joinGroup(h.memberDir("clone", i), cloneMember(clonePorts, p, k), RoleListener.NONE)));
     }
     System.out.printf("new group from a snapshot: founded and two members joined by copy in %d ms%n",
         (System.nanoTime() - start) / 1_000_000);
