@@ -3,6 +3,7 @@ package io.basalt.storage.je;
 import static io.basalt.storage.cell.Bytes.of;
 import static io.basalt.storage.je.GroupHarness.awaitPrimary;
 import static io.basalt.storage.je.GroupHarness.expected;
+import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.je.GroupHarness.member;
 import static io.basalt.storage.je.GroupHarness.put;
 import static io.basalt.storage.je.GroupHarness.row;
@@ -20,8 +21,6 @@ import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,22 +143,5 @@ class GroupMergeTest {
     ReplicatedRegion old = h.track(h.engines.get(2).openMember(h.memberDir("high", 2), member("high", highPorts, 2),
         RoleListener.NONE));
     assertThat(rows(old)).isEqualTo(expected(100, 140));
-  }
-
-  private static int[] freePorts(int n) throws IOException {
-    int[] out = new int[n];
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(s);
-        out[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-    }
-    return out;
   }
 }

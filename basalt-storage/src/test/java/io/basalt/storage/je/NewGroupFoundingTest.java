@@ -2,6 +2,7 @@ package io.basalt.storage.je;
 
 import static io.basalt.storage.cell.Bytes.of;
 import static io.basalt.storage.je.GroupHarness.awaitPrimary;
+import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.je.GroupHarness.member;
 import static io.basalt.storage.je.GroupHarness.put;
 import static io.basalt.storage.je.GroupHarness.rows;
@@ -19,8 +20,6 @@ import io.basalt.storage.schema.RegionDescriptor;
 import io.basalt.storage.segment.LogSegmentSet;
 import io.basalt.storage.segment.SegmentLinker;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,22 +133,5 @@ class NewGroupFoundingTest {
       }
     }
     return new GroupMembership("clone", "node" + server, "127.0.0.1", ports[server], helpers);
-  }
-
-  private static int[] freePorts(int n) throws IOException {
-    int[] out = new int[n];
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(s);
-        out[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-    }
-    return out;
   }
 }
