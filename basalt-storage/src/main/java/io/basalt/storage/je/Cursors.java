@@ -13,11 +13,18 @@ import java.util.List;
 final class Cursors {
   private Cursors() {}
 
+  /**
+   * Non-sticky: JE moves the cursor itself instead of a clone per step (a clone is a cursor, a locker and a lock
+   * record: most of a scan's allocation), and a failed move leaves it unpositioned, which readers allow for.
+   */
+  private static final CursorConfig READ = new CursorConfig().setReadUncommitted(true).setNonSticky(true);
+
+  /** One read cursor per family ({@code READ_UNCOMMITTED}, non-sticky: a failed move unpositions it). */
   static Cursor[] open(List<FamilyStore> families) {
     Cursor[] cursors = new Cursor[families.size()];
     try {
       for (int i = 0; i < cursors.length; i++) {
-        cursors[i] = families.get(i).db().openCursor((Transaction) null, CursorConfig.READ_UNCOMMITTED);
+        cursors[i] = families.get(i).db().openCursor((Transaction) null, READ);
       }
     } catch (RuntimeException e) {
       close(cursors);

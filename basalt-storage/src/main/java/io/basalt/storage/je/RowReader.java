@@ -154,8 +154,17 @@ final class RowReader {
     private final List<byte[]> wanted;
     private final VersionTracker tracker;
     private final DatabaseEntry key = new DatabaseEntry();
-    /** The walk moves over keys only; a cell's value is read once the cell is known to be visible. */
-    private final DatabaseEntry noData = Cursors.noData();
+    /**
+     * Moves read keys only when older versions the read skips may lie ahead; a visible cell's value is then read
+     * as a second step. When the read wants every version the family keeps, nearly every put it reaches is
+     * returned, so each move brings the value along (one cursor step per cell instead of two).
+     */
+    private final boolean prefetch;
+    private final DatabaseEntry moveData;
+    /** Takes no bytes: the key of a value read whose key is already known. */
+    private final DatabaseEntry noKey = Cursors.noData();
+    /** The value the last move brought, when {@link #prefetch}. */
+    private boolean valueRead;
 
     byte[] hintRow;
     byte[] hintFamily;
@@ -180,6 +189,8 @@ final class RowReader {
       this.filter = filter;
       this.wanted = options.columns().qualifiers(family.name());
       this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
+      this.prefetch = !options.raw() && options.maxVersions() >= family.schema().maxVersions();
+      this.moveData = prefetch ? new DatabaseEntry() : Cursors.noData();
     }
 
     /** {@code start}: see {@link RowReader#read}. */
@@ -478,8 +489,13 @@ final class RowReader {
 
     private boolean seek(byte[] target) {
       key.setData(target);
-      boolean found = cursor.getSearchKeyRange(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      return moved(cursor.getSearchKeyRange(key, moveData, LockMode.READ_UNCOMMITTED));
+    }
+
+    private boolean moved(OperationStatus status) {
+      boolean found = status == OperationStatus.SUCCESS;
       nextKey = found ? null : END;
+      valueRead = found && prefetch;
       return found;
     }
 
@@ -502,22 +518,25 @@ final class RowReader {
 
     /** Reads the key the cursor is on; false (the caller then searches) if it was deleted meanwhile. */
     private boolean current() {
-      return cursor.getCurrent(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      boolean found = cursor.getCurrent(key, moveData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+      valueRead = found && prefetch;
+      return found;
     }
 
     /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
     private byte[] value() {
+      if (valueRead) {
+        return moveData.getData();
+      }
       DatabaseEntry data = new DatabaseEntry();
-      // The key is known: read it into the partial no-data entry, so JE does not copy it again for every cell.
-      return cursor.getCurrent(noData, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
+      // The key is known: read it into a partial no-data entry, so JE does not copy it again for every cell.
+      return cursor.getCurrent(noKey, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
           ? data.getData()
           : null;
     }
 
     private boolean next() {
-      boolean found = cursor.getNext(key, noData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
-      nextKey = found ? null : END;
-      return found;
+      return moved(cursor.getNext(key, moveData, LockMode.READ_UNCOMMITTED));
     }
 
     private boolean pastRowQuiet(byte[] k) {

@@ -41,13 +41,14 @@ public final class VersionTracker {
 
   private long familyDeleteTs = -1;
   private long familyDeleteTsForRead = -1;
-  private final Set<Long> familyVersionDeletes = new HashSet<>();
-  private final Set<Long> familyVersionDeletesForRead = new HashSet<>();
+  // Version markers are rare: these sets stay null until one is fed (a tracker is made per row and family read).
+  private Set<Long> familyVersionDeletes;
+  private Set<Long> familyVersionDeletesForRead;
 
   private long columnDeleteTs;
   private long columnDeleteTsForRead;
-  private final Set<Long> versionDeletes = new HashSet<>();
-  private final Set<Long> versionDeletesForRead = new HashSet<>();
+  private Set<Long> versionDeletes;
+  private Set<Long> versionDeletesForRead;
   private int survivors;
 
   /**
@@ -66,8 +67,8 @@ public final class VersionTracker {
   public void startRow() {
     familyDeleteTs = -1;
     familyDeleteTsForRead = -1;
-    familyVersionDeletes.clear();
-    familyVersionDeletesForRead.clear();
+    familyVersionDeletes = null;
+    familyVersionDeletesForRead = null;
     startColumn();
   }
 
@@ -75,8 +76,8 @@ public final class VersionTracker {
   public void startColumn() {
     columnDeleteTs = -1;
     columnDeleteTsForRead = -1;
-    versionDeletes.clear();
-    versionDeletesForRead.clear();
+    versionDeletes = null;
+    versionDeletesForRead = null;
     survivors = 0;
   }
 
@@ -89,9 +90,9 @@ public final class VersionTracker {
         familyDeleteTsForRead = Math.max(familyDeleteTsForRead, ts);
       }
     } else if (type == CellType.DELETE_FAMILY_VERSION) {
-      familyVersionDeletes.add(ts);
+      familyVersionDeletes = with(familyVersionDeletes, ts);
       if (forRead) {
-        familyVersionDeletesForRead.add(ts);
+        familyVersionDeletesForRead = with(familyVersionDeletesForRead, ts);
       }
     } else {
       throw new IllegalArgumentException("not a family marker: " + type);
@@ -183,9 +184,9 @@ public final class VersionTracker {
         columnDeleteTsForRead = Math.max(columnDeleteTsForRead, ts);
       }
     } else if (type == CellType.DELETE) {
-      versionDeletes.add(ts);
+      versionDeletes = with(versionDeletes, ts);
       if (forRead) {
-        versionDeletesForRead.add(ts);
+        versionDeletesForRead = with(versionDeletesForRead, ts);
       }
     } else {
       throw new IllegalArgumentException("not a column marker: " + type);
@@ -198,19 +199,29 @@ public final class VersionTracker {
 
   private boolean maskedByAny(long ts) {
     return ts <= familyDeleteTs || ts <= columnDeleteTs
-        || familyVersionDeletes.contains(ts) || versionDeletes.contains(ts);
+        || has(familyVersionDeletes, ts) || has(versionDeletes, ts);
   }
 
   private boolean maskedForRead(long ts) {
     return ts <= familyDeleteTsForRead || ts <= columnDeleteTsForRead
-        || familyVersionDeletesForRead.contains(ts) || versionDeletesForRead.contains(ts);
+        || has(familyVersionDeletesForRead, ts) || has(versionDeletesForRead, ts);
   }
 
   private boolean isRedundantMarker(long ts, CellType type) {
     if (ts <= familyDeleteTs) {
       return true;
     }
-    return type == CellType.DELETE && (ts <= columnDeleteTs || familyVersionDeletes.contains(ts));
+    return type == CellType.DELETE && (ts <= columnDeleteTs || has(familyVersionDeletes, ts));
+  }
+
+  private static Set<Long> with(Set<Long> set, long ts) {
+    Set<Long> s = set == null ? new HashSet<>() : set;
+    s.add(ts);
+    return s;
+  }
+
+  private static boolean has(Set<Long> set, long ts) {
+    return set != null && set.contains(ts);
   }
 
   /** A marker past TTL only masks expired cells, unless MIN_VERSIONS keeps expired cells readable. */
