@@ -104,7 +104,7 @@ final class RowReader {
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
     byte[] fromFamily = null;
     int lastFiltered = -1;
-    after = null;
+    afterFamily = -1;
     for (int f = 0; f < families.size(); f++) {
       FamilyStore family = families.get(f);
       if (closed[f] || fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
@@ -125,7 +125,7 @@ final class RowReader {
         closed[f] = true;
       }
       if (walk.hintRow != null) {
-        return new Outcome(out, walk.hintRow, new byte[families.size()][], after);
+        return new Outcome(out, walk.hintRow, new byte[families.size()][], after());
       }
       fromFamily = walk.hintFamily;
     }
@@ -136,11 +136,17 @@ final class RowReader {
       // (ColumnCountGetFilter) then reads the next rows without them.
       closed[lastFiltered] = true;
     }
-    return new Outcome(out, null, nextKeys, after);
+    return new Outcome(out, null, nextKeys, after());
   }
 
-  /** Where HBase stands after the last cell returned so far; see {@link After}. */
-  private After after;
+  // Where HBase stands after the last cell returned so far (see After), kept as fields: it changes with every cell.
+  private int afterFamily;
+  private byte[] afterFrom;
+  private boolean afterInclusive;
+
+  private After after() {
+    return afterFamily < 0 ? null : new After(afterFamily, afterFrom, afterInclusive);
+  }
 
   /** The walk over one family's keys of the row. */
   private final class FamilyWalk {
@@ -398,7 +404,9 @@ final class RowReader {
     /** Records {@link After} for the cell just emitted, if the family's offset let it into the row. */
     private void noteAfter(byte[] from, boolean inclusive) {
       if (added) {
-        after = new After(index, from, inclusive);
+        afterFamily = index;
+        afterFrom = from;
+        afterInclusive = inclusive;
       }
     }
 
@@ -504,12 +512,12 @@ final class RowReader {
      * it to VERSIONS), so a few steps usually leave it, where a search would descend the whole tree.
      */
     private boolean nextColumn(byte[] currentKey, byte[] qualifier) {
-      byte[] column = CellKeyCodec.columnPrefixOf(currentKey);
+      int columnLength = currentKey.length - 9; // the key less its timestamp and type: the column's prefix
       for (int step = 0; step < COLUMN_STEPS; step++) {
         if (!next()) {
           return false;
         }
-        if (!CellKeyCodec.startsWith(key.getData(), column)) {
+        if (!CellKeyCodec.sharesPrefix(key.getData(), currentKey, columnLength)) {
           return true;
         }
       }
