@@ -1,5 +1,8 @@
 package io.basalt.server.rpc;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +65,8 @@ public final class CallDispatcher {
     }
   }
 
-  byte[] dispatch(String serviceName, byte[] frame, boolean cellBlocks, Caller caller) {
+  /** Runs one request frame; the response frame comes from {@code alloc} and is the caller's to write or release. */
+  ByteBuf dispatch(String serviceName, byte[] frame, boolean cellBlocks, Caller caller, ByteBufAllocator alloc) {
     int callId = -1;
     try {
       CodedInputStream in = CodedInputStream.newInstance(frame);
@@ -108,15 +112,15 @@ public final class CallDispatcher {
         failed = false;
       } catch (ServiceException e) {
         Throwable cause = e.getCause() != null ? e.getCause() : e;
-        return Responses.error(callId, cause);
+        return Unpooled.wrappedBuffer(Responses.error(callId, cause));
       } finally {
         listener.called(serviceName, method.getName(), System.nanoTime() - start, failed);
       }
-      return Responses.success(callId, response, controller.responseCells());
+      return Responses.success(alloc, callId, response, controller.responseCells());
     } catch (IOException e) {
-      return Responses.error(callId, e);
+      return Unpooled.wrappedBuffer(Responses.error(callId, e));
     } catch (RuntimeException e) {
-      return Responses.error(callId, new DoNotRetryIOException(e.toString(), e));
+      return Unpooled.wrappedBuffer(Responses.error(callId, new DoNotRetryIOException(e.toString(), e)));
     }
   }
 

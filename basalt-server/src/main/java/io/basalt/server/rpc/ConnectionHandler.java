@@ -117,8 +117,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
     Caller who = caller;
     try {
       handlers.execute(() -> {
-        byte[] response = dispatcher.dispatch(svc, frame, blocks, who);
-        ctx.writeAndFlush(Unpooled.wrappedBuffer(response));
+        ctx.writeAndFlush(dispatcher.dispatch(svc, frame, blocks, who, ctx.alloc()));
       });
     } catch (RejectedExecutionException e) {
       ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(CallDispatcher.callIdOf(frame),

@@ -7,11 +7,14 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.CellBlockMeta;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ExceptionResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.RPCProtos.ResponseHeader;
+import org.apache.hbase.thirdparty.com.google.protobuf.CodedOutputStream;
 import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 
 /**
@@ -21,26 +24,42 @@ import org.apache.hbase.thirdparty.com.google.protobuf.Message;
 final class Responses {
   private Responses() {}
 
-  static byte[] success(int callId, Message response, List<Cell> cells) {
+  /**
+   * Written straight into a buffer of the connection's allocator (pooled, direct): a scan's cells are copied once,
+   * from the storage's arrays to the socket's memory, with no heap frame in between.
+   */
+  static ByteBuf success(ByteBufAllocator alloc, int callId, Message response, List<Cell> cells) {
     ResponseHeader.Builder header = ResponseHeader.newBuilder().setCallId(callId);
     int cellBytes = cells.isEmpty() ? 0 : CellBlocks.encodedLength(cells);
     if (cellBytes > 0) {
       header.setCellBlockMeta(CellBlockMeta.newBuilder().setLength(cellBytes));
     }
-    ByteArrayOutputStream messages = new ByteArrayOutputStream(256);
+    ResponseHeader h = header.build();
+    int messages = delimitedSize(h) + delimitedSize(response);
+    ByteBuf frame = alloc.ioBuffer(4 + messages + cellBytes);
     try {
-      header.build().writeDelimitedTo(messages);
-      response.writeDelimitedTo(messages);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      frame.writeInt(messages + cellBytes);
+      CodedOutputStream out = CodedOutputStream.newInstance(frame.nioBuffer(frame.writerIndex(), messages));
+      out.writeUInt32NoTag(h.getSerializedSize());
+      h.writeTo(out);
+      out.writeUInt32NoTag(response.getSerializedSize());
+      response.writeTo(out);
+      out.flush();
+      frame.writerIndex(frame.writerIndex() + messages);
+      if (cellBytes > 0) {
+        CellBlocks.encode(cells, frame.nioBuffer(frame.writerIndex(), cellBytes));
+        frame.writerIndex(frame.writerIndex() + cellBytes);
+      }
+      return frame;
+    } catch (IOException | RuntimeException e) {
+      frame.release();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
-    ByteBuffer frame = ByteBuffer.allocate(4 + messages.size() + cellBytes);
-    frame.putInt(messages.size() + cellBytes);
-    frame.put(messages.toByteArray());
-    if (cellBytes > 0) {
-      CellBlocks.encode(cells, frame);
-    }
-    return frame.array();
+  }
+
+  private static int delimitedSize(Message m) {
+    int size = m.getSerializedSize();
+    return CodedOutputStream.computeUInt32SizeNoTag(size) + size;
   }
 
   static byte[] error(int callId, Throwable t) {

@@ -88,10 +88,11 @@ final class SaslServerHandler extends ByteToMessageDecoder {
     if (startsWith(in, SECURITY_PREAMBLE)) {
       in.skipBytes(6);
       String principal = auth.principal();
-      byte[] answer = principal != null
-          ? Responses.success(-1, SecurityPreamableResponse.newBuilder().setServerPrincipal(principal).build(), List.of())
-          : Responses.error(-1, new SecurityNotEnabledException());
-      ctx.writeAndFlush(Unpooled.wrappedBuffer(answer)); // the real preamble follows on this connection
+      ByteBuf answer = principal != null
+          ? Responses.success(ctx.alloc(), -1, SecurityPreamableResponse.newBuilder().setServerPrincipal(principal).build(),
+              List.of())
+          : Unpooled.wrappedBuffer(Responses.error(-1, new SecurityNotEnabledException()));
+      ctx.writeAndFlush(answer); // the real preamble follows on this connection
       return;
     }
     boolean hbas = startsWith(in, FrameDecoder.HBASE_PREAMBLE_PREFIX) && in.getByte(at + 4) == 0;
