@@ -66,16 +66,36 @@ public final class SustainedWrite implements Workload {
       public Worker worker(int thread) throws IOException {
         BufferedMutator mutator = connection.getBufferedMutator(table.table());
         return new Worker() {
+          long failures;
+
+          /**
+           * A target that stalls writes longer than the client's operation timeout (HBase blocking updates while
+           * compactions catch up: the very thing this workload is to show) fails the flush: counted as an error,
+           * and the run goes on, so the stall shows as intervals with few puts instead of ending the bench.
+           */
           @Override
-          public boolean next() throws IOException {
-            mutator.mutate(PeRows.put(ThreadLocalRandom.current().nextLong(table.keyspace())));
-            count();
+          public boolean next() {
+            try {
+              mutator.mutate(PeRows.put(ThreadLocalRandom.current().nextLong(table.keyspace())));
+              count();
+            } catch (IOException e) {
+              failures++;
+            }
             return true;
           }
 
           @Override
-          public void close() throws IOException {
-            mutator.close();
+          public long errors() {
+            return failures;
+          }
+
+          @Override
+          public void close() {
+            try {
+              mutator.close();
+            } catch (IOException e) {
+              failures++; // the last flush failed as above
+            }
           }
         };
       }
