@@ -88,6 +88,13 @@ public final class HBaseStandalone {
     s.put("hbase.master.wait.on.regionservers.maxtostart", "1");
     // Equal memory: the on-heap block cache holds what Basalt's (on-heap) JE cache holds.
     s.put("hfile.block.cache.size", Float.toString(settings.cacheMb() / (float) settings.heapMb()));
+    // HBase keeps rolled WALs (oldWALs) and compacted-away HFiles (archive) for 10 minutes, and its cleaners look
+    // every 10 minutes: 10 minutes of sustained writes left 25 GB of old WALs and 18 GB of archived HFiles here and
+    // filled the disk (HBase aborted on "No space left on device"). A minute each bounds that; the cleaners run
+    // as background chores either way, so the writes' cost is unchanged.
+    s.put("hbase.master.logcleaner.ttl", "60000");
+    s.put("hbase.master.hfilecleaner.ttl", "60000");
+    s.put("hbase.master.cleaner.interval", "60000");
     return s;
   }
 
