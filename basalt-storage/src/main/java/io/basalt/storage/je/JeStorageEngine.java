@@ -185,7 +185,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw new UncheckedIOException(e);
     }
     Environment env = openEnvironment(dir, true);
-    return register(dir, env, new RegionMetadata(descriptor, false), true);
+    return register(dir, env, new RegionMetadata(descriptor, false, RegionMetadata.NEW_REGION_FORMAT), true);
   }
 
   @Override
@@ -218,7 +218,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     boolean narrower = !meta.descriptor().range().equals(range);
-    return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
+    return register(dir, env, meta.with(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
         false);
   }
 
@@ -230,7 +230,8 @@ public final class JeStorageEngine implements StorageEngine {
     prepareEmpty(dir);
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true, channelGuard));
-    return registerMember(dir, env, new RegionMetadata(descriptor, false), true, membership, listener);
+    return registerMember(dir, env, new RegionMetadata(descriptor, false, RegionMetadata.NEW_REGION_FORMAT), true,
+        membership, listener);
   }
 
   @Override
@@ -308,7 +309,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     boolean narrower = !meta.descriptor().range().equals(range);
-    return registerMember(dir, env, new RegionMetadata(meta.descriptor().withRange(range),
+    return registerMember(dir, env, meta.with(meta.descriptor().withRange(range),
         meta.pendingCollection() || narrower), false, membership, listener);
   }
 
