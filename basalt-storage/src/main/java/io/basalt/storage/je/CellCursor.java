@@ -15,8 +15,14 @@ interface CellCursor extends AutoCloseable {
    */
   void valuesWithMoves(boolean withMoves);
 
-  /** To the first key at or after {@code key}. */
+  /** To the first key at or after {@code key}, as stored now. */
   boolean seek(byte[] key);
+
+  /**
+   * {@link #seek} within the row the cursor is on, which the caller reads atomically (under its row lock or an
+   * optimistic read it validates): the cursor may answer from what it read of that row since its last seek.
+   */
+  boolean seekInRow(byte[] key);
 
   boolean first();
 
@@ -44,6 +50,10 @@ interface CellCursor extends AutoCloseable {
   /** Deletes the key the cursor is on; {@link #next} then moves to the key after it. Writing cursors only. */
   void delete();
 
+  /** Stores writes the cursor holds back (a row mutation ends with this); moves may then need a search. */
+  void flush();
+
+  /** Stores what {@link #flush} would, then closes. */
   @Override
   void close();
 }

@@ -38,6 +38,11 @@ final class CellRecordCursor implements CellCursor {
   }
 
   @Override
+  public boolean seekInRow(byte[] target) {
+    return seek(target);
+  }
+
+  @Override
   public boolean first() {
     return moved(cursor.getFirst(key, moveData, LockMode.READ_UNCOMMITTED));
   }
@@ -100,6 +105,11 @@ final class CellRecordCursor implements CellCursor {
   public void delete() {
     cursor.delete();
     valueRead = false;
+  }
+
+  @Override
+  public void flush() {
+    // every put and delete went to JE at once
   }
 
   @Override

@@ -176,6 +176,14 @@ public final class JeStorageEngine implements StorageEngine {
 
   @Override
   public Region create(Path dir, RegionDescriptor descriptor) {
+    return create(dir, descriptor, RegionMetadata.NEW_REGION_FORMAT);
+  }
+
+  /**
+   * A new region in an older format ({@code 1}: one record per cell), as a cluster being upgraded may need while
+   * members of the release before still run, and as tests comparing the formats do.
+   */
+  public Region create(Path dir, RegionDescriptor descriptor, int formatVersion) {
     try {
       if (!files.isEmptyOrMissing(dir)) {
         throw new StorageException("cannot create a region in non-empty directory " + dir);
@@ -184,8 +192,9 @@ public final class JeStorageEngine implements StorageEngine {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    RegionMetadata metadata = new RegionMetadata(descriptor, false, formatVersion); // checks the version first
     Environment env = openEnvironment(dir, true);
-    return register(dir, env, new RegionMetadata(descriptor, false, RegionMetadata.NEW_REGION_FORMAT), true);
+    return register(dir, env, metadata, true);
   }
 
   @Override

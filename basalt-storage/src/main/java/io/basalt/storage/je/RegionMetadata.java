@@ -27,10 +27,10 @@ import java.util.List;
  */
 record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection, int formatVersion) {
   /** What a new region is written in. A region keeps its version for life (splits, merges and copies included). */
-  static final int NEW_REGION_FORMAT = 1;
+  static final int NEW_REGION_FORMAT = 2;
   /** The oldest and newest versions this release reads and writes. */
   static final int OLDEST_FORMAT = 1;
-  static final int NEWEST_FORMAT = 1;
+  static final int NEWEST_FORMAT = 2;
 
   RegionMetadata {
     if (formatVersion < OLDEST_FORMAT || formatVersion > NEWEST_FORMAT) {

@@ -275,7 +275,7 @@ final class RowReader {
               return;
             }
             if (Bytes.compare(wanted.get(wantedIndex), q) > 0) {
-              if (!seek(CellKeyCodec.columnPrefix(row, wanted.get(wantedIndex)))) {
+              if (!seekInRow(CellKeyCodec.columnPrefix(row, wanted.get(wantedIndex)))) {
                 return;
               }
               continue;
@@ -478,11 +478,16 @@ final class RowReader {
       if (Bytes.compare(target, currentKey) <= 0) {
         return next();
       }
-      return seek(target);
+      return seekInRow(target);
     }
 
     private boolean seek(byte[] target) {
       return moved(cursor.seek(target));
+    }
+
+    /** A seek after the walk's first, within the row it reads. */
+    private boolean seekInRow(byte[] target) {
+      return moved(cursor.seekInRow(target));
     }
 
     private boolean moved(boolean found) {
@@ -504,7 +509,7 @@ final class RowReader {
           return true;
         }
       }
-      return seek(CellKeyCodec.columnEnd(row, qualifier));
+      return seekInRow(CellKeyCodec.columnEnd(row, qualifier));
     }
 
     /** Reads the key the cursor is on; false (the caller then searches) if it was deleted meanwhile. */

@@ -308,6 +308,8 @@ final class RowWriter {
         added -= VersionTrimmer.trimColumn(cursors.of(f), f, row, c.qualifier(), now);
       }
     }
+    // A later row of the same transaction may read this one (a delete at LATEST reads the versions it masks).
+    cursors.flush();
     return added;
   }
 

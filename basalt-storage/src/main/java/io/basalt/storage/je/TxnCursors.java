@@ -20,6 +20,13 @@ final class TxnCursors implements AutoCloseable {
     return open.computeIfAbsent(family, f -> f.openWrite(txn));
   }
 
+  /** Stores every cursor's held-back writes, so reads of other cursors in the transaction see them. */
+  void flush() {
+    for (CellCursor c : open.values()) {
+      c.flush();
+    }
+  }
+
   @Override
   public void close() {
     RuntimeException first = null;
