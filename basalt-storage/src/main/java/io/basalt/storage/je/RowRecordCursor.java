@@ -42,6 +42,13 @@ final class RowRecordCursor implements CellCursor {
   private boolean dirty;
   /** The key of the last record {@link #chunk} was stored as (past a flush that cut it into several). */
   private byte[] lastRecordKey;
+  /**
+   * A changed chunk not yet stored that the cursor stepped back from into the chunk before it (a put's version
+   * check steps back one key, then forward again): the step forward returns to it without a JE search.
+   */
+  private RowChunk parked;
+  /** JE's cursor sits on the record just after {@link #chunk}, a chunk not yet stored. */
+  private boolean jeAfterChunk;
   private byte[] keyCache;
 
   RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes) {
@@ -183,12 +190,23 @@ final class RowRecordCursor implements CellCursor {
     on = false;
     deletedHere = false;
     jeOnChunk = false;
+    jeAfterChunk = false;
     keyCache = null;
     return false;
   }
 
   /** To the first cell of the chunk after this one. */
   private boolean nextChunk() {
+    if (parked != null) {
+      store();
+      chunk = parked;
+      parked = null;
+      dirty = true;
+      lastRecordKey = null;
+      jeOnChunk = false; // JE's cursor is on the chunk before
+      jeAfterChunk = false;
+      return enter(0);
+    }
     byte[] after = leave();
     if (jeOnChunk) {
       return jeNext() ? enter(0) : off();
@@ -205,6 +223,19 @@ final class RowRecordCursor implements CellCursor {
   /** To the last cell of the chunk before this one. */
   private boolean previousChunk() {
     byte[] first = chunk.recordKey != null ? chunk.recordKey : chunk.rowPrefix;
+    if (dirty && parked == null) {
+      // Step back without storing the changes: the step forward that usually follows comes back to them.
+      RowChunk changed = chunk;
+      boolean found = jeOnChunk || jeAfterChunk ? jePrev() : jeSearch(first) ? jePrev() : jeLast();
+      if (found) {
+        parked = changed;
+        dirty = false;
+        return enter(chunk.size() - 1);
+      }
+      chunk = changed; // nothing before it; unpositioned, as after any failed move, until a seek, first or last
+      on = false;
+      return false;
+    }
     leave();
     if (jeOnChunk) {
       return jePrev() ? enter(chunk.size() - 1) : off();
@@ -239,8 +270,10 @@ final class RowRecordCursor implements CellCursor {
    * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
    */
   private void locateForWrite(byte[] key, byte[] rowPrefix) {
-    if (!jeSearch(rowPrefix) || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)) {
+    boolean found = jeSearch(rowPrefix);
+    if (!found || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)) {
       startRow(rowPrefix, false);
+      jeAfterChunk = found; // on the next row's record: a step back from the new row is one JE step
       return;
     }
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
@@ -280,52 +313,67 @@ final class RowRecordCursor implements CellCursor {
   @Override
   public void flush() {
     byte[] last = store();
+    storeParked();
     if (last != null && !Arrays.equals(last, chunk.recordKey)) {
-      off(); // stored as several records: this chunk no longer stands for one
+      off(); // stored under another key, or as several records: this chunk no longer stands for one record
     }
   }
 
-  /** Stores the chunk if it changed and lets go of the JE position; returns the key of its last record (or null). */
+  /** Stores what changed and lets go of the JE position; returns the key of the chunk's last record (or null). */
   private byte[] leave() {
     byte[] last = store();
     if (last == null && chunk != null) {
       last = lastRecordKey != null ? lastRecordKey : chunk.recordKey;
     }
+    storeParked();
     return last;
   }
 
-  /** Writes a changed chunk back (deleting its record if empty, cutting it if large); returns its last record's key. */
+  private void storeParked() {
+    if (parked != null) {
+      RowChunk p = parked;
+      parked = null;
+      write(p);
+    }
+  }
+
+  /** Stores {@link #chunk} if it changed; returns the key of its last record (null if unchanged). */
   private byte[] store() {
     if (!dirty) {
       return null;
     }
     dirty = false;
+    lastRecordKey = write(chunk);
+    return lastRecordKey;
+  }
+
+  /** Writes a changed chunk back (deleting its record if empty, cutting it if large); returns its last record's key. */
+  private byte[] write(RowChunk c) {
     jeOnChunk = false;
+    jeAfterChunk = false;
     byte[] last;
-    if (chunk.size() == 0) {
-      last = chunk.recordKey != null ? chunk.recordKey : chunk.rowPrefix;
-      if (chunk.recordKey != null) {
+    if (c.size() == 0) {
+      last = c.recordKey != null ? c.recordKey : c.rowPrefix;
+      if (c.recordKey != null) {
         recordKey.setData(last);
         if (cursor.getSearchKey(recordKey, noData(), LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS) {
           cursor.delete();
         }
       }
-      lastRecordKey = last;
       return last;
     }
-    int[] cuts = chunk.cuts(chunkBytes);
+    int[] cuts = c.cuts(chunkBytes);
     int from = 0;
-    byte[] key = chunk.recordKey != null ? chunk.recordKey : chunk.rowPrefix;
+    byte[] key = c.recordKey != null ? c.recordKey : c.rowPrefix;
     last = key;
     for (int p = 0; p <= cuts.length; p++) {
-      int to = p < cuts.length ? cuts[p] : chunk.size();
-      byte[] pieceKey = p == 0 ? key : chunk.key(from);
-      cursor.put(new DatabaseEntry(pieceKey), new DatabaseEntry(chunk.encode(from, to, p < cuts.length || chunk.more)),
+      int to = p < cuts.length ? cuts[p] : c.size();
+      byte[] pieceKey = p == 0 ? key : c.key(from);
+      cursor.put(new DatabaseEntry(pieceKey), new DatabaseEntry(c.encode(from, to, p < cuts.length || c.more)),
           Put.OVERWRITE, null);
       last = pieceKey;
       from = to;
     }
-    lastRecordKey = last;
     return last;
   }
 
@@ -367,6 +415,7 @@ final class RowRecordCursor implements CellCursor {
     deletedHere = false;
     keyCache = null;
     lastRecordKey = null;
+    jeAfterChunk = false;
     if (status != OperationStatus.SUCCESS) {
       chunk = null;
       jeOnChunk = false;
@@ -381,6 +430,7 @@ final class RowRecordCursor implements CellCursor {
   public void close() {
     try {
       store();
+      storeParked();
     } finally {
       cursor.close();
     }
