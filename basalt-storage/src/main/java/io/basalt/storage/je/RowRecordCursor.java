@@ -49,6 +49,8 @@ final class RowRecordCursor implements CellCursor {
   private RowChunk parked;
   /** JE's cursor sits on the record just after {@link #chunk}, a chunk not yet stored. */
   private boolean jeAfterChunk;
+  /** No record follows {@link #chunk}, a chunk not yet stored (a new last row: what sequential loads write). */
+  private boolean jeNothingAfter;
   private byte[] keyCache;
 
   RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes) {
@@ -191,6 +193,7 @@ final class RowRecordCursor implements CellCursor {
     deletedHere = false;
     jeOnChunk = false;
     jeAfterChunk = false;
+    jeNothingAfter = false;
     keyCache = null;
     return false;
   }
@@ -205,6 +208,7 @@ final class RowRecordCursor implements CellCursor {
       lastRecordKey = null;
       jeOnChunk = false; // JE's cursor is on the chunk before
       jeAfterChunk = false;
+      jeNothingAfter = false;
       return enter(0);
     }
     byte[] after = leave();
@@ -226,7 +230,7 @@ final class RowRecordCursor implements CellCursor {
     if (dirty && parked == null) {
       // Step back without storing the changes: the step forward that usually follows comes back to them.
       RowChunk changed = chunk;
-      boolean found = jeOnChunk || jeAfterChunk ? jePrev() : jeSearch(first) ? jePrev() : jeLast();
+      boolean found = jeOnChunk || jeAfterChunk ? jePrev() : jeNothingAfter || !jeSearch(first) ? jeLast() : jePrev();
       if (found) {
         parked = changed;
         dirty = false;
@@ -273,7 +277,9 @@ final class RowRecordCursor implements CellCursor {
     boolean found = jeSearch(rowPrefix);
     if (!found || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)) {
       startRow(rowPrefix, false);
-      jeAfterChunk = found; // on the next row's record: a step back from the new row is one JE step
+      // On the next row's record, or past the last: either way a step back from the new row is one JE step.
+      jeAfterChunk = found;
+      jeNothingAfter = !found;
       return;
     }
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
@@ -351,6 +357,7 @@ final class RowRecordCursor implements CellCursor {
   private byte[] write(RowChunk c) {
     jeOnChunk = false;
     jeAfterChunk = false;
+    jeNothingAfter = false;
     byte[] last;
     if (c.size() == 0) {
       last = c.recordKey != null ? c.recordKey : c.rowPrefix;
@@ -416,6 +423,7 @@ final class RowRecordCursor implements CellCursor {
     keyCache = null;
     lastRecordKey = null;
     jeAfterChunk = false;
+    jeNothingAfter = false;
     if (status != OperationStatus.SUCCESS) {
       chunk = null;
       jeOnChunk = false;
