@@ -28,52 +28,49 @@ final class RowChunk {
   final byte[] rowPrefix;
   /** Whether a later chunk of the row may follow this one. */
   final boolean more;
+  /** The record's bytes, which the cells point into until changed (null for a new chunk). */
+  private final byte[] data;
   private int size;
-  private byte[][] suffixBuf;
-  private int[] suffixOff;
-  private int[] suffixLen;
-  private byte[][] valueBuf;
-  private int[] valueOff;
-  private int[] valueLen;
+  /** Per cell: suffix offset, suffix length, value offset, value length. One array: a read allocates little. */
+  private int[] at;
+  /** Per cell, once the chunk changes: the arrays its suffix and value are in (null: both in {@link #data}). */
+  private byte[][] bufs;
 
-  private RowChunk(byte[] recordKey, byte[] rowPrefix, boolean more, int capacity) {
+  private RowChunk(byte[] recordKey, byte[] rowPrefix, boolean more, byte[] data, int capacity) {
     this.recordKey = recordKey;
     this.rowPrefix = rowPrefix;
     this.more = more;
-    int c = Math.max(capacity, 4);
-    suffixBuf = new byte[c][];
-    suffixOff = new int[c];
-    suffixLen = new int[c];
-    valueBuf = new byte[c][];
-    valueOff = new int[c];
-    valueLen = new int[c];
+    this.data = data;
+    this.at = new int[4 * Math.max(capacity, 1)];
   }
 
   /** A chunk to be stored under {@code rowPrefix}, the row's first. */
   static RowChunk empty(byte[] rowPrefix, boolean more) {
-    return new RowChunk(null, rowPrefix, more, 4);
+    RowChunk c = new RowChunk(null, rowPrefix, more, null, 4);
+    c.bufs = new byte[8][];
+    return c;
   }
 
   static RowChunk decode(byte[] key, byte[] data) {
     int rowPrefixLength = io.basalt.storage.cell.CellKeyCodec.rowPrefixLength(key);
     byte[] rowPrefix = rowPrefixLength == key.length ? key : Arrays.copyOf(key, rowPrefixLength);
-    int[] p = {1};
-    int n = readVarint(data, p);
-    RowChunk c = new RowChunk(key, rowPrefix, (data[0] & MORE) != 0, n);
+    long v = readVarint(data, 1);
+    int n = (int) v;
+    int p = (int) (v >>> 32);
+    RowChunk c = new RowChunk(key, rowPrefix, (data[0] & MORE) != 0, data, n);
+    int[] at = c.at;
     for (int i = 0; i < n; i++) {
-      int sl = readVarint(data, p);
-      c.suffixBuf[i] = data;
-      c.suffixOff[i] = p[0];
-      c.suffixLen[i] = sl;
-      p[0] += sl;
-      int vl = readVarint(data, p);
-      c.valueBuf[i] = data;
-      c.valueOff[i] = p[0];
-      c.valueLen[i] = vl;
-      p[0] += vl;
+      v = readVarint(data, p);
+      at[4 * i] = (int) (v >>> 32);
+      at[4 * i + 1] = (int) v;
+      p = at[4 * i] + (int) v;
+      v = readVarint(data, p);
+      at[4 * i + 2] = (int) (v >>> 32);
+      at[4 * i + 3] = (int) v;
+      p = at[4 * i + 2] + (int) v;
     }
-    if (p[0] != data.length) {
-      throw new IllegalStateException("corrupt row record: " + (data.length - p[0]) + " bytes after its cells");
+    if (p != data.length) {
+      throw new IllegalStateException("corrupt row record: " + (data.length - p) + " bytes after its cells");
     }
     c.size = n;
     return c;
@@ -81,23 +78,38 @@ final class RowChunk {
 
   /** The number of cells in a stored chunk, from its first bytes (see {@link CellLayout#countCells}). */
   static int countOf(byte[] data) {
-    return readVarint(data, new int[] {1});
+    return (int) readVarint(data, 1);
   }
 
   int size() {
     return size;
   }
 
+  private byte[] suffixBuf(int i) {
+    return bufs == null ? data : bufs[2 * i];
+  }
+
+  private byte[] valueBuf(int i) {
+    return bufs == null ? data : bufs[2 * i + 1];
+  }
+
   /** The full cell key of cell {@code i} (a new array). */
   byte[] key(int i) {
-    byte[] k = Arrays.copyOf(rowPrefix, rowPrefix.length + suffixLen[i]);
-    System.arraycopy(suffixBuf[i], suffixOff[i], k, rowPrefix.length, suffixLen[i]);
+    int sl = at[4 * i + 1];
+    byte[] k = Arrays.copyOf(rowPrefix, rowPrefix.length + sl);
+    System.arraycopy(suffixBuf(i), at[4 * i], k, rowPrefix.length, sl);
     return k;
   }
 
   /** The value of cell {@code i} (a new array). */
   byte[] value(int i) {
-    return Arrays.copyOfRange(valueBuf[i], valueOff[i], valueOff[i] + valueLen[i]);
+    int off = at[4 * i + 2];
+    return Arrays.copyOfRange(valueBuf(i), off, off + at[4 * i + 3]);
+  }
+
+  private int compareSuffix(int i, byte[] key, int from) {
+    int off = at[4 * i];
+    return Arrays.compareUnsigned(suffixBuf(i), off, off + at[4 * i + 1], key, from, key.length);
   }
 
   /**
@@ -118,8 +130,7 @@ final class RowChunk {
     int hi = size;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(suffixBuf[mid], suffixOff[mid], suffixOff[mid] + suffixLen[mid], key, rp, key.length)
-          < 0) {
+      if (compareSuffix(mid, key, rp) < 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -130,53 +141,52 @@ final class RowChunk {
 
   /** Whether cell {@code i}'s key is {@code key}, a key of this row. */
   boolean keyEquals(int i, byte[] key) {
-    int rp = rowPrefix.length;
-    return i < size && key.length == rp + suffixLen[i]
-        && Arrays.equals(suffixBuf[i], suffixOff[i], suffixOff[i] + suffixLen[i], key, rp, key.length);
+    return i < size && key.length == rowPrefix.length + at[4 * i + 1] && compareSuffix(i, key, rowPrefix.length) == 0;
   }
 
   /** Stores {@code value} (kept, not copied) for {@code key}, a key of this row, at index {@code i} from {@link #find}. */
   void put(int i, byte[] key, byte[] value) {
+    editable();
     if (!keyEquals(i, key)) {
       grow();
       shift(i, i + 1, size - i);
       size++;
-      suffixBuf[i] = key;
-      suffixOff[i] = rowPrefix.length;
-      suffixLen[i] = key.length - rowPrefix.length;
+      bufs[2 * i] = key;
+      at[4 * i] = rowPrefix.length;
+      at[4 * i + 1] = key.length - rowPrefix.length;
     }
-    valueBuf[i] = value;
-    valueOff[i] = 0;
-    valueLen[i] = value.length;
+    bufs[2 * i + 1] = value;
+    at[4 * i + 2] = 0;
+    at[4 * i + 3] = value.length;
   }
 
   void remove(int i) {
+    editable();
     shift(i + 1, i, size - i - 1);
     size--;
-    suffixBuf[size] = null;
-    valueBuf[size] = null;
+    bufs[2 * size] = null;
+    bufs[2 * size + 1] = null;
+  }
+
+  /** A chunk that changes keeps each cell's arrays apart: new cells are not in the record's bytes. */
+  private void editable() {
+    if (bufs == null) {
+      bufs = new byte[at.length / 2][];
+      Arrays.fill(bufs, 0, 2 * size, data);
+    }
   }
 
   private void grow() {
-    if (size < suffixBuf.length) {
+    if (4 * size < at.length) {
       return;
     }
-    int c = suffixBuf.length * 2;
-    suffixBuf = Arrays.copyOf(suffixBuf, c);
-    suffixOff = Arrays.copyOf(suffixOff, c);
-    suffixLen = Arrays.copyOf(suffixLen, c);
-    valueBuf = Arrays.copyOf(valueBuf, c);
-    valueOff = Arrays.copyOf(valueOff, c);
-    valueLen = Arrays.copyOf(valueLen, c);
+    at = Arrays.copyOf(at, Math.max(at.length * 2, 16));
+    bufs = Arrays.copyOf(bufs, at.length / 2);
   }
 
   private void shift(int from, int to, int n) {
-    System.arraycopy(suffixBuf, from, suffixBuf, to, n);
-    System.arraycopy(suffixOff, from, suffixOff, to, n);
-    System.arraycopy(suffixLen, from, suffixLen, to, n);
-    System.arraycopy(valueBuf, from, valueBuf, to, n);
-    System.arraycopy(valueOff, from, valueOff, to, n);
-    System.arraycopy(valueLen, from, valueLen, to, n);
+    System.arraycopy(at, 4 * from, at, 4 * to, 4 * n);
+    System.arraycopy(bufs, 2 * from, bufs, 2 * to, 2 * n);
   }
 
   /**
@@ -187,7 +197,7 @@ final class RowChunk {
     int[] cuts = new int[0];
     long bytes = 0;
     for (int i = 0; i < size; i++) {
-      long cell = varintLength(suffixLen[i]) + suffixLen[i] + varintLength(valueLen[i]) + (long) valueLen[i];
+      long cell = encodedLength(i);
       if (bytes > 0 && bytes + cell > maxBytes) {
         cuts = Arrays.copyOf(cuts, cuts.length + 1);
         cuts[cuts.length - 1] = i;
@@ -198,22 +208,30 @@ final class RowChunk {
     return cuts;
   }
 
+  private int encodedLength(int i) {
+    int sl = at[4 * i + 1];
+    int vl = at[4 * i + 3];
+    return varintLength(sl) + sl + varintLength(vl) + vl;
+  }
+
   /** The record value of cells {@code [from, to)}. */
   byte[] encode(int from, int to, boolean moreFollow) {
     int length = 1 + varintLength(to - from);
     for (int i = from; i < to; i++) {
-      length += varintLength(suffixLen[i]) + suffixLen[i] + varintLength(valueLen[i]) + valueLen[i];
+      length += encodedLength(i);
     }
     byte[] out = new byte[length];
     out[0] = (byte) (moreFollow ? MORE : 0);
     int p = writeVarint(out, 1, to - from);
     for (int i = from; i < to; i++) {
-      p = writeVarint(out, p, suffixLen[i]);
-      System.arraycopy(suffixBuf[i], suffixOff[i], out, p, suffixLen[i]);
-      p += suffixLen[i];
-      p = writeVarint(out, p, valueLen[i]);
-      System.arraycopy(valueBuf[i], valueOff[i], out, p, valueLen[i]);
-      p += valueLen[i];
+      int sl = at[4 * i + 1];
+      p = writeVarint(out, p, sl);
+      System.arraycopy(suffixBuf(i), at[4 * i], out, p, sl);
+      p += sl;
+      int vl = at[4 * i + 3];
+      p = writeVarint(out, p, vl);
+      System.arraycopy(valueBuf(i), at[4 * i + 2], out, p, vl);
+      p += vl;
     }
     return out;
   }
@@ -235,8 +253,8 @@ final class RowChunk {
     return p;
   }
 
-  private static int readVarint(byte[] in, int[] pos) {
-    int p = pos[0];
+  /** The varint at {@code p}: its value in the low 32 bits, the position after it in the high 32. */
+  private static long readVarint(byte[] in, int p) {
     int v = 0;
     for (int shift = 0; ; shift += 7) {
       byte b = in[p++];
@@ -248,7 +266,6 @@ final class RowChunk {
         throw new IllegalStateException("corrupt row record: varint too long");
       }
     }
-    pos[0] = p;
-    return v;
+    return ((long) p << 32) | (v & 0xFFFFFFFFL);
   }
 }
