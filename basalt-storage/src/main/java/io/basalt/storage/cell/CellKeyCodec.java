@@ -145,6 +145,41 @@ public final class CellKeyCodec {
     return p + 2;
   }
 
+  /**
+   * The length of {@code key}'s row prefix if it has one (it is a row prefix, or extends one: a cell key, a column
+   * prefix), else -1 (a {@link #rowEnd}, a truncated or foreign key). Never reads past the key.
+   */
+  public static int safeRowPrefixLength(byte[] key) {
+    int p = 0;
+    while (p + 1 < key.length) {
+      if (key[p] != ESCAPE) {
+        p++;
+      } else if (key[p + 1] == TERMINATOR) {
+        return p + 2;
+      } else if (key[p + 1] == ESCAPED_ZERO) {
+        p += 2;
+      } else {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether {@code key} is a {@link #rowEnd}: above every key of its row, below every key of any later row. */
+  public static boolean isRowEnd(byte[] key) {
+    int p = 0;
+    while (p + 1 < key.length) {
+      if (key[p] != ESCAPE) {
+        p++;
+      } else if (key[p + 1] == ESCAPED_ZERO) {
+        p += 2;
+      } else {
+        return key[p + 1] == PAST_TERMINATOR && p + 2 == key.length;
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code key} starts with the first {@code length} bytes of {@code other}. */
   public static boolean sharesPrefix(byte[] key, byte[] other, int length) {
     return key.length >= length && Arrays.equals(key, 0, length, other, 0, length);

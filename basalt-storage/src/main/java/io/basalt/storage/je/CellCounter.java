@@ -83,7 +83,7 @@ final class CellCounter {
     byte[] to = range.end().length == 0 ? null : CellKeyCodec.rowPrefix(range.end());
     long n = 0;
     for (FamilyStore f : catalog.families()) {
-      n += Cursors.countRange(f.db(), from, to);
+      n += f.layout().countCells(f.db(), from, to);
     }
     cellCount.set(n);
     cellCountKnown = true;

@@ -9,22 +9,16 @@ import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 import java.util.List;
 
-/** Cursor helpers shared by reads, maintenance and statistics. */
+/** Cursor helpers shared by reads, maintenance and statistics (the counts are of JE records). */
 final class Cursors {
   private Cursors() {}
 
-  /**
-   * Non-sticky: JE moves the cursor itself instead of a clone per step (a clone is a cursor, a locker and a lock
-   * record: most of a scan's allocation), and a failed move leaves it unpositioned, which readers allow for.
-   */
-  private static final CursorConfig READ = new CursorConfig().setReadUncommitted(true).setNonSticky(true);
-
-  /** One read cursor per family ({@code READ_UNCOMMITTED}, non-sticky: a failed move unpositions it). */
-  static Cursor[] open(List<FamilyStore> families) {
-    Cursor[] cursors = new Cursor[families.size()];
+  /** One read cursor per family (see {@link CellLayout#openRead}). */
+  static CellCursor[] open(List<FamilyStore> families) {
+    CellCursor[] cursors = new CellCursor[families.size()];
     try {
       for (int i = 0; i < cursors.length; i++) {
-        cursors[i] = families.get(i).db().openCursor((Transaction) null, READ);
+        cursors[i] = families.get(i).openRead();
       }
     } catch (RuntimeException e) {
       close(cursors);
@@ -33,8 +27,8 @@ final class Cursors {
     return cursors;
   }
 
-  static void close(Cursor[] cursors) {
-    for (Cursor c : cursors) {
+  static void close(CellCursor[] cursors) {
+    for (CellCursor c : cursors) {
       if (c != null) {
         c.close();
       }

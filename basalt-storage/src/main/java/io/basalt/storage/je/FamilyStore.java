@@ -1,11 +1,20 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.Database;
+import com.sleepycat.je.Transaction;
 import io.basalt.storage.schema.FamilySchema;
 
-/** One column family of a region: its settings and the JE database holding its cells. */
-record FamilyStore(FamilySchema schema, Database db) {
+/** One column family of a region: its settings, the JE database holding its cells and how they are laid out there. */
+record FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
   byte[] name() {
     return schema.name();
+  }
+
+  CellCursor openRead() {
+    return layout.openRead(db);
+  }
+
+  CellCursor openWrite(Transaction txn) {
+    return layout.openWrite(db, txn);
   }
 }

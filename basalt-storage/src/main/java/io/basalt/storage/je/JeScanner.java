@@ -1,9 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.LockMode;
-import com.sleepycat.je.OperationStatus;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
@@ -136,7 +132,7 @@ final class JeScanner implements RegionScanner {
     startsChangeCount = region.changeCount();
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
     RowReader reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
-    Cursor[] cursors = Cursors.open(families);
+    CellCursor[] cursors = Cursors.open(families);
     try {
       while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
         if (pending != null) {
@@ -213,7 +209,7 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Reads the row (under its lock, or optimistically), from the cursors' positions if no write moved keys. */
-  private RowReader.Outcome readRow(RowReader reader, byte[] row, Cursor[] cursors) {
+  private RowReader.Outcome readRow(RowReader reader, byte[] row, CellCursor[] cursors) {
     long changeCount = region.changeCount();
     byte[][] from = startsUsable && changeCount == startsChangeCount ? starts : null;
     startsUsable = false;
@@ -222,7 +218,7 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
-  private RowReader.Outcome readLocked(RowReader reader, byte[] row, Cursor[] cursors) {
+  private RowReader.Outcome readLocked(RowReader reader, byte[] row, CellCursor[] cursors) {
     var lock = region.rowLocks().forRow(row);
     long stamp = lock.readLock();
     try {
@@ -272,7 +268,7 @@ final class JeScanner implements RegionScanner {
       return false;
     }
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
-    Cursor[] cursors = Cursors.open(families);
+    CellCursor[] cursors = Cursors.open(families);
     try {
       for (int f = after.family(); f < cursors.length; f++) {
         boolean own = f == after.family();
@@ -280,16 +276,15 @@ final class JeScanner implements RegionScanner {
         if (from == null || closedFamilies[f]) {
           continue;
         }
-        DatabaseEntry key = new DatabaseEntry(from);
-        DatabaseEntry data = Cursors.noData();
-        if (cursors[f].getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+        CellCursor c = cursors[f];
+        c.valuesWithMoves(false);
+        if (!c.seek(from)) {
           continue;
         }
-        if (own && !after.inclusive() && java.util.Arrays.equals(key.getData(), from)
-            && cursors[f].getNext(key, data, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+        if (own && !after.inclusive() && java.util.Arrays.equals(c.key(), from) && !c.next()) {
           continue;
         }
-        if (CellKeyCodec.startsWith(key.getData(), rowPrefix)) {
+        if (CellKeyCodec.startsWith(c.key(), rowPrefix)) {
           return true;
         }
       }
@@ -314,10 +309,10 @@ final class JeScanner implements RegionScanner {
    * The next row in scan order having a key in any selected family, or null. A forward scan also notes in
    * {@link #starts} where each cursor is: on the first key at or after that row.
    */
-  private byte[] nextRow(Cursor[] cursors) {
+  private byte[] nextRow(CellCursor[] cursors) {
     byte[] best = null;
     for (int f = 0; f < cursors.length; f++) {
-      Cursor c = cursors[f];
+      CellCursor c = cursors[f];
       byte[] known = nextKeys == null ? null : nextKeys[f];
       byte[] candidate;
       if (known == RowReader.END || closedFamilies[f]) {
@@ -327,10 +322,9 @@ final class JeScanner implements RegionScanner {
         noteStart(f, known);
         candidate = CellKeyCodec.decodeRow(known);
       } else {
-        DatabaseEntry key = Cursors.entry();
-        DatabaseEntry data = Cursors.noData();
-        candidate = spec.reversed() ? previousRowIn(c, key, data) : nextRowIn(c, key, data);
-        noteStart(f, candidate == null ? RowReader.END : key.getData());
+        c.valuesWithMoves(false);
+        candidate = spec.reversed() ? previousRowIn(c) : nextRowIn(c);
+        noteStart(f, candidate == null ? RowReader.END : c.key());
       }
       if (candidate == null) {
         continue;
@@ -348,29 +342,25 @@ final class JeScanner implements RegionScanner {
     }
   }
 
-  private byte[] nextRowIn(Cursor c, DatabaseEntry key, DatabaseEntry data) {
-    OperationStatus st;
+  private byte[] nextRowIn(CellCursor c) {
+    boolean on;
     if (resumeRow == null) {
-      st = c.getFirst(key, data, LockMode.READ_UNCOMMITTED);
+      on = c.first();
     } else {
-      key.setData(resumeInclusive ? CellKeyCodec.rowPrefix(resumeRow) : CellKeyCodec.rowEnd(resumeRow));
-      st = c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+      on = c.seek(resumeInclusive ? CellKeyCodec.rowPrefix(resumeRow) : CellKeyCodec.rowEnd(resumeRow));
     }
-    return st == OperationStatus.SUCCESS ? CellKeyCodec.decodeRow(key.getData()) : null;
+    return on ? CellKeyCodec.decodeRow(c.key()) : null;
   }
 
-  private byte[] previousRowIn(Cursor c, DatabaseEntry key, DatabaseEntry data) {
-    OperationStatus st;
+  private byte[] previousRowIn(CellCursor c) {
+    boolean on;
     if (resumeRow == null) {
-      st = c.getLast(key, data, LockMode.READ_UNCOMMITTED);
+      on = c.last();
     } else {
-      key.setData(resumeInclusive ? CellKeyCodec.rowEnd(resumeRow) : CellKeyCodec.rowPrefix(resumeRow));
-      st = c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
-      st = st == OperationStatus.SUCCESS
-          ? c.getPrev(key, data, LockMode.READ_UNCOMMITTED)
-          : c.getLast(key, data, LockMode.READ_UNCOMMITTED);
+      on = c.seek(resumeInclusive ? CellKeyCodec.rowEnd(resumeRow) : CellKeyCodec.rowPrefix(resumeRow));
+      on = on ? c.prev() : c.last();
     }
-    return st == OperationStatus.SUCCESS ? CellKeyCodec.decodeRow(key.getData()) : null;
+    return on ? CellKeyCodec.decodeRow(c.key()) : null;
   }
 
   @Override

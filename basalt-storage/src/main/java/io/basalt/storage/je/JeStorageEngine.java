@@ -176,6 +176,14 @@ public final class JeStorageEngine implements StorageEngine {
 
   @Override
   public Region create(Path dir, RegionDescriptor descriptor) {
+    return create(dir, descriptor, RegionMetadata.NEW_REGION_FORMAT);
+  }
+
+  /**
+   * A new region in an older format ({@code 1}: one record per cell), as a cluster being upgraded may need while
+   * members of the release before still run, and as tests comparing the formats do.
+   */
+  public Region create(Path dir, RegionDescriptor descriptor, int formatVersion) {
     try {
       if (!files.isEmptyOrMissing(dir)) {
         throw new StorageException("cannot create a region in non-empty directory " + dir);
@@ -184,8 +192,9 @@ public final class JeStorageEngine implements StorageEngine {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    RegionMetadata metadata = new RegionMetadata(descriptor, false, formatVersion); // checks the version first
     Environment env = openEnvironment(dir, true);
-    return register(dir, env, new RegionMetadata(descriptor, false), true);
+    return register(dir, env, metadata, true);
   }
 
   @Override
@@ -218,7 +227,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     boolean narrower = !meta.descriptor().range().equals(range);
-    return register(dir, env, new RegionMetadata(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
+    return register(dir, env, meta.with(meta.descriptor().withRange(range), meta.pendingCollection() || narrower),
         false);
   }
 
@@ -230,7 +239,8 @@ public final class JeStorageEngine implements StorageEngine {
     prepareEmpty(dir);
     ReplicatedEnvironment env = openEnvironment(dir,
         () -> ReplicaEnvironments.open(dir, envConfig(true), membership, true, true, channelGuard));
-    return registerMember(dir, env, new RegionMetadata(descriptor, false), true, membership, listener);
+    return registerMember(dir, env, new RegionMetadata(descriptor, false, RegionMetadata.NEW_REGION_FORMAT), true,
+        membership, listener);
   }
 
   @Override
@@ -308,7 +318,7 @@ public final class JeStorageEngine implements StorageEngine {
       throw e;
     }
     boolean narrower = !meta.descriptor().range().equals(range);
-    return registerMember(dir, env, new RegionMetadata(meta.descriptor().withRange(range),
+    return registerMember(dir, env, meta.with(meta.descriptor().withRange(range),
         meta.pendingCollection() || narrower), false, membership, listener);
   }
 

@@ -1,10 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.CursorConfig;
-import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.LockMode;
-import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Transaction;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.CellKeyCodec;
@@ -34,23 +29,20 @@ final class PurgePass {
     KeyRange range = region.metadata().descriptor().range();
     for (FamilyStore f : region.familyStores()) {
       long now = region.now();
-      try (Cursor c = f.db().openCursor((Transaction) null, CursorConfig.READ_UNCOMMITTED)) {
-        DatabaseEntry key = Cursors.entry();
-        DatabaseEntry data = Cursors.noData();
-        OperationStatus st = range.start().length == 0
-            ? c.getFirst(key, data, LockMode.READ_UNCOMMITTED)
-            : seek(c, key, data, CellKeyCodec.rowPrefix(range.start()));
+      try (CellCursor c = f.openRead()) {
+        c.valuesWithMoves(false);
+        boolean on = range.start().length == 0 ? c.first() : c.seek(CellKeyCodec.rowPrefix(range.start()));
         byte[] endKey = range.end().length == 0 ? null : CellKeyCodec.rowPrefix(range.end());
         VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
         byte[] row = null;
         byte[] column = null;
         boolean rowHasDead = false;
         long scanned = 0;
-        while (st == OperationStatus.SUCCESS && (endKey == null || Bytes.compare(key.getData(), endKey) < 0)) {
+        while (on && (endKey == null || Bytes.compare(c.key(), endKey) < 0)) {
           if (region.isClosing()) {
             return removed;
           }
-          CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+          CellKeyCodec.Key k = CellKeyCodec.decode(c.key());
           if (row == null || !Arrays.equals(row, k.row())) {
             if (rowHasDead) {
               removed += purgeRow(f, row, now);
@@ -73,7 +65,7 @@ final class PurgePass {
           if (++scanned % 1000 == 0) {
             throttle.record(1000);
           }
-          st = c.getNext(key, data, LockMode.READ_UNCOMMITTED);
+          on = c.next();
         }
         if (rowHasDead) {
           removed += purgeRow(f, row, now);
@@ -84,11 +76,6 @@ final class PurgePass {
     return removed;
   }
 
-  private static OperationStatus seek(Cursor c, DatabaseEntry key, DatabaseEntry data, byte[] target) {
-    key.setData(target);
-    return c.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
-  }
-
   /** Re-walks one row under its write lock and deletes what is dead now. */
   private long purgeRow(FamilyStore f, byte[] row, long now) {
     StampedLock lock = region.rowLocks().forRow(row);
@@ -96,16 +83,14 @@ final class PurgePass {
     try {
       return Transactions.runNoSync(region.environment(), txn -> {
         long removed = 0;
-        try (Cursor c = f.db().openCursor(txn, null)) {
-          DatabaseEntry key = Cursors.entry();
-          DatabaseEntry data = Cursors.noData();
+        try (CellCursor c = f.openWrite(txn)) {
+          c.valuesWithMoves(false);
           byte[] prefix = CellKeyCodec.rowPrefix(row);
-          key.setData(prefix);
-          OperationStatus st = c.getSearchKeyRange(key, data, LockMode.DEFAULT);
+          boolean on = c.seek(prefix);
           VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
           byte[] column = null;
-          while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-            CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+          while (on && CellKeyCodec.startsWith(c.key(), prefix)) {
+            CellKeyCodec.Key k = CellKeyCodec.decode(c.key());
             boolean dead;
             if (k.isFamilyMarker()) {
               dead = !tracker.retainFamilyMarker(k.timestamp(), k.type());
@@ -121,7 +106,7 @@ final class PurgePass {
               c.delete();
               removed++;
             }
-            st = c.getNext(key, data, LockMode.DEFAULT);
+            on = c.next();
           }
         }
         return removed;

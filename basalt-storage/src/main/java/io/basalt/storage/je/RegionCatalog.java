@@ -97,7 +97,7 @@ final class RegionCatalog {
     dc.setAllowCreate(create);
     for (FamilySchema f : descriptor.families()) {
       try {
-        out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dc)));
+        out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dc), metadata.layout()));
       } catch (com.sleepycat.je.DatabaseNotFoundException notYet) {
         // a secondary whose log has the family's metadata before its database: it appears with a later reload
       }
@@ -117,7 +117,7 @@ final class RegionCatalog {
       // A member of a split's daughter opens with the daughter's range before its log holds it (the log is
       // the parent's until the daughter's primary narrows it): a range never widens on reload.
       boolean narrower = !mine.equals(logged.descriptor().range()) && logged.descriptor().range().encloses(mine);
-      metadata = narrower ? new RegionMetadata(logged.descriptor().withRange(mine), true) : logged;
+      metadata = narrower ? logged.with(logged.descriptor().withRange(mine), true) : logged;
     }
     if (families != null) {
       families.forEach(f -> f.db().close());
@@ -133,7 +133,7 @@ final class RegionCatalog {
 
   /** The range collection is done: a reopened region does not run it again. */
   void markCollected() {
-    writeMetadata(new RegionMetadata(metadata.descriptor(), false));
+    writeMetadata(metadata.with(metadata.descriptor(), false));
   }
 
   /**
@@ -150,7 +150,7 @@ final class RegionCatalog {
         f.db().close();
       }
     }
-    writeMetadata(new RegionMetadata(updated, metadata.pendingCollection()));
+    writeMetadata(metadata.with(updated, metadata.pendingCollection()));
     families = openFamilies(updated, true);
   }
 

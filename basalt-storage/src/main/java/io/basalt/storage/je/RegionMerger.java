@@ -100,6 +100,11 @@ final class RegionMerger {
           return new MergeReport(0, 0, 0, linkedTailBytes, (System.nanoTime() - start) / 1_000_000);
         }
         checkAdjacent(small, large, merged);
+        if (from.formatVersion() != into.formatVersion()) {
+          // The copy moves JE records as they are: a record means something else in the other format.
+          throw new StorageException("cannot merge a region of format " + from.formatVersion() + " into one of format "
+              + into.formatVersion());
+        }
         long deleted = 0;
         long copied = 0;
         long bytes = 0;
@@ -120,7 +125,7 @@ final class RegionMerger {
           }
         }
         RegionDescriptor descriptor = new RegionDescriptor(families, merged);
-        writeMetadata(target, new RegionMetadata(descriptor, into.pendingCollection()));
+        writeMetadata(target, into.with(descriptor, into.pendingCollection()));
         target.sync();
         return new MergeReport(copied, bytes, deleted, linkedTailBytes, (System.nanoTime() - start) / 1_000_000);
       } finally {

@@ -18,22 +18,42 @@ import java.util.List;
  * of the region's own environment (so a clone carries it along).
  *
  * <pre>
- * record  = int formatVersion (=1)
+ * record  = int formatVersion (1: cells as records, 2: rows as records, see {@link CellLayout})
  *           bytes rangeStart  bytes rangeEnd       (bytes = int length + data)
  *           boolean pendingCollection             (keys outside the range may still be stored)
  *           int familyCount  family*
  * family  = bytes name  int maxVersions  int minVersions  long ttlSeconds  byte keepDeletedCells (ordinal)
  * </pre>
  */
-record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection) {
-  static final int FORMAT_VERSION = 1;
+record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection, int formatVersion) {
+  /** What a new region is written in. A region keeps its version for life (splits, merges and copies included). */
+  static final int NEW_REGION_FORMAT = 2;
+  /** The oldest and newest versions this release reads and writes. */
+  static final int OLDEST_FORMAT = 1;
+  static final int NEWEST_FORMAT = 2;
+
+  RegionMetadata {
+    if (formatVersion < OLDEST_FORMAT || formatVersion > NEWEST_FORMAT) {
+      throw new IllegalStateException("region format version " + formatVersion + " is not supported by this Basalt "
+          + "(reads " + OLDEST_FORMAT + " to " + NEWEST_FORMAT + "); run a Basalt release that reads it");
+    }
+  }
+
+  /** The same region with another range or collection state; the format stays. */
+  RegionMetadata with(RegionDescriptor newDescriptor, boolean pending) {
+    return new RegionMetadata(newDescriptor, pending, formatVersion);
+  }
+
+  CellLayout layout() {
+    return CellLayout.ofFormat(formatVersion);
+  }
   static final String DATABASE = "basalt.meta";
   static final byte[] KEY = {'r', 'e', 'g', 'i', 'o', 'n'};
 
   byte[] encode() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeInt(FORMAT_VERSION);
+      out.writeInt(formatVersion);
       writeBytes(out, descriptor.range().start());
       writeBytes(out, descriptor.range().end());
       out.writeBoolean(pendingCollection);
@@ -54,9 +74,9 @@ record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection) {
   static RegionMetadata decode(byte[] data) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
       int version = in.readInt();
-      if (version != FORMAT_VERSION) {
-        throw new IllegalStateException("region format version " + version + " is not supported by this Basalt (expects "
-            + FORMAT_VERSION + "); run a Basalt release that reads it");
+      if (version < OLDEST_FORMAT || version > NEWEST_FORMAT) {
+        throw new IllegalStateException("region format version " + version + " is not supported by this Basalt "
+            + "(reads " + OLDEST_FORMAT + " to " + NEWEST_FORMAT + "); run a Basalt release that reads it");
       }
       KeyRange range = new KeyRange(readBytes(in), readBytes(in));
       boolean pending = in.readBoolean();
@@ -66,7 +86,7 @@ record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection) {
         families.add(new FamilySchema(readBytes(in), in.readInt(), in.readInt(), in.readLong(),
             KeepDeletedCells.values()[in.readByte()]));
       }
-      return new RegionMetadata(new RegionDescriptor(families, range), pending);
+      return new RegionMetadata(new RegionDescriptor(families, range), pending, version);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,6 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
 import com.sleepycat.je.DatabaseException;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.lock.RowLocks;
@@ -44,12 +43,12 @@ final class RegionReads {
   }
 
   /** Reads one row applying the filter's row-level calls in HBase's order. */
-  static List<Cell> readWithRowFilter(RowReader reader, byte[] row, Cursor[] cursors) {
+  static List<Cell> readWithRowFilter(RowReader reader, byte[] row, CellCursor[] cursors) {
     return readRowFiltered(reader, row, cursors, null).cells();
   }
 
   /** {@code starts}: where the cursors already are, see {@link RowReader#read}. */
-  static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, Cursor[] cursors, byte[][] starts) {
+  static RowReader.Outcome readRowFiltered(RowReader reader, byte[] row, CellCursor[] cursors, byte[][] starts) {
     var filter = reader.options().filter();
     if (filter != null) {
       // No reset here: HBase resets after each row (the scanner does), and a Get's filter is fresh.
@@ -75,7 +74,7 @@ final class RegionReads {
 
   /** The same with cursors of its own. */
   static List<Cell> readWithRowFilter(RowReader reader, byte[] row) {
-    Cursor[] cursors = Cursors.open(reader.families());
+    CellCursor[] cursors = Cursors.open(reader.families());
     try {
       return readWithRowFilter(reader, row, cursors);
     } finally {

@@ -1,9 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.LockMode;
-import com.sleepycat.je.OperationStatus;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
@@ -18,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads the visible cells of one row across the selected families with JE cursors, applying masking,
+ * Reads the visible cells of one row across the selected families with {@link CellCursor}s, applying masking,
  * versions, the caller's filter and per-family limits, in HBase's cell order. Cursors are opened by the
  * caller (one per family, {@code READ_UNCOMMITTED}); the caller makes the read atomic with the row lock.
  */
@@ -97,7 +93,7 @@ final class RowReader {
    * says cursor f already sits on the first key at or after the row ({@link #END}: the family has none), as
    * the walk of the row before left it. Null entries are searched.
    */
-  Outcome read(byte[] row, Cursor[] cursors, byte[][] starts) {
+  Outcome read(byte[] row, CellCursor[] cursors, byte[][] starts) {
     List<Cell> out = new ArrayList<>();
     byte[][] nextKeys = new byte[families.size()][];
     ReadFilter filter = options.filter();
@@ -154,23 +150,11 @@ final class RowReader {
     private final FamilyStore family;
     private final byte[] row;
     private final byte[] rowPrefix;
-    private final Cursor cursor;
+    private final CellCursor cursor;
     private final List<Cell> out;
     private final ReadFilter filter;
     private final List<byte[]> wanted;
     private final VersionTracker tracker;
-    private final DatabaseEntry key = new DatabaseEntry();
-    /**
-     * Moves read keys only when older versions the read skips may lie ahead; a visible cell's value is then read
-     * as a second step. When the read wants every version the family keeps, nearly every put it reaches is
-     * returned, so each move brings the value along (one cursor step per cell instead of two).
-     */
-    private final boolean prefetch;
-    private final DatabaseEntry moveData;
-    /** Takes no bytes: the key of a value read whose key is already known. */
-    private final DatabaseEntry noKey = Cursors.noData();
-    /** The value the last move brought, when {@link #prefetch}. */
-    private boolean valueRead;
 
     byte[] hintRow;
     byte[] hintFamily;
@@ -184,7 +168,7 @@ final class RowReader {
     /** The last {@link #emit} put its cell into the row (past the family's offset). */
     private boolean added;
 
-    FamilyWalk(int index, FamilyStore family, byte[] row, byte[] rowPrefix, Cursor cursor, List<Cell> out,
+    FamilyWalk(int index, FamilyStore family, byte[] row, byte[] rowPrefix, CellCursor cursor, List<Cell> out,
         ReadFilter filter) {
       this.index = index;
       this.family = family;
@@ -195,8 +179,10 @@ final class RowReader {
       this.filter = filter;
       this.wanted = options.columns().qualifiers(family.name());
       this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
-      this.prefetch = !options.raw() && options.maxVersions() >= family.schema().maxVersions();
-      this.moveData = prefetch ? new DatabaseEntry() : Cursors.noData();
+      // Moves read keys only when older versions the read skips may lie ahead; a visible cell's value is then read
+      // as a second step. When the read wants every version the family keeps, nearly every put it reaches is
+      // returned, so each move brings the value along (one cursor step per cell instead of two).
+      cursor.valuesWithMoves(!options.raw() && options.maxVersions() >= family.schema().maxVersions());
     }
 
     /** {@code start}: see {@link RowReader#read}. */
@@ -208,13 +194,13 @@ final class RowReader {
       if (!(start != null && current() || seek(CellKeyCodec.familyMarkerPrefix(row)))) {
         return;
       }
-      if (!pastRowQuiet(key.getData()) && filterDone()) {
+      if (!pastRowQuiet(cursor.key()) && filterDone()) {
         return; // HBase's store scanner asks before its first key of the row too, marker or cell
       }
       // Family markers come first in the row.
       int markersIncluded = 0;
       while (true) {
-        byte[] k = key.getData();
+        byte[] k = cursor.key();
         if (pastRow(k)) {
           return;
         }
@@ -274,7 +260,7 @@ final class RowReader {
       byte[] column = null;
       int included = 0;
       while (true) {
-        byte[] k = key.getData();
+        byte[] k = cursor.key();
         if (pastRow(k)) {
           return;
         }
@@ -289,7 +275,7 @@ final class RowReader {
               return;
             }
             if (Bytes.compare(wanted.get(wantedIndex), q) > 0) {
-              if (!seek(CellKeyCodec.columnPrefix(row, wanted.get(wantedIndex)))) {
+              if (!seekInRow(CellKeyCodec.columnPrefix(row, wanted.get(wantedIndex)))) {
                 return;
               }
               continue;
@@ -492,18 +478,20 @@ final class RowReader {
       if (Bytes.compare(target, currentKey) <= 0) {
         return next();
       }
-      return seek(target);
+      return seekInRow(target);
     }
 
     private boolean seek(byte[] target) {
-      key.setData(target);
-      return moved(cursor.getSearchKeyRange(key, moveData, LockMode.READ_UNCOMMITTED));
+      return moved(cursor.seek(target));
     }
 
-    private boolean moved(OperationStatus status) {
-      boolean found = status == OperationStatus.SUCCESS;
+    /** A seek after the walk's first, within the row it reads. */
+    private boolean seekInRow(byte[] target) {
+      return moved(cursor.seekInRow(target));
+    }
+
+    private boolean moved(boolean found) {
       nextKey = found ? null : END;
-      valueRead = found && prefetch;
       return found;
     }
 
@@ -517,34 +505,25 @@ final class RowReader {
         if (!next()) {
           return false;
         }
-        if (!CellKeyCodec.sharesPrefix(key.getData(), currentKey, columnLength)) {
+        if (!CellKeyCodec.sharesPrefix(cursor.key(), currentKey, columnLength)) {
           return true;
         }
       }
-      return seek(CellKeyCodec.columnEnd(row, qualifier));
+      return seekInRow(CellKeyCodec.columnEnd(row, qualifier));
     }
 
     /** Reads the key the cursor is on; false (the caller then searches) if it was deleted meanwhile. */
     private boolean current() {
-      boolean found = cursor.getCurrent(key, moveData, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
-      valueRead = found && prefetch;
-      return found;
+      return cursor.refresh();
     }
 
     /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
     private byte[] value() {
-      if (valueRead) {
-        return moveData.getData();
-      }
-      DatabaseEntry data = new DatabaseEntry();
-      // The key is known: read it into a partial no-data entry, so JE does not copy it again for every cell.
-      return cursor.getCurrent(noKey, data, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS
-          ? data.getData()
-          : null;
+      return cursor.value();
     }
 
     private boolean next() {
-      return moved(cursor.getNext(key, moveData, LockMode.READ_UNCOMMITTED));
+      return moved(cursor.next());
     }
 
     private boolean pastRowQuiet(byte[] k) {

@@ -1,10 +1,7 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Environment;
-import com.sleepycat.je.Put;
 import com.sleepycat.je.Transaction;
 import com.sleepycat.je.TransactionConfig;
 import io.basalt.storage.cell.Bytes;
@@ -280,23 +277,20 @@ final class RowWriter {
     List<Boolean> mayExceed = new ArrayList<>(resolved.size());
     for (Cell c : resolved) {
       FamilyStore f = catalog.family(c.family());
-      Cursor cursor = cursors.of(f);
-      DatabaseEntry key = new DatabaseEntry(CellKeyCodec.encode(c));
-      DatabaseEntry value = c.type() == CellType.PUT ? new DatabaseEntry(c.valueArray(), c.valueOffset(), c.valueLength())
-          : new DatabaseEntry(Bytes.EMPTY);
-      if (cursor.put(key, value, Put.NO_OVERWRITE, null) != null) {
+      CellCursor cursor = cursors.of(f);
+      byte[] key = CellKeyCodec.encode(c);
+      boolean isPut = c.type() == CellType.PUT;
+      if (isPut ? cursor.put(key, c.valueArray(), c.valueOffset(), c.valueLength()) : cursor.put(key, Bytes.EMPTY, 0, 0)) {
         added++;
-      } else {
-        cursor.put(key, value, Put.OVERWRITE, null);
       }
-      if (c.type() == CellType.PUT) {
+      if (isPut) {
         boolean exceeds;
         if (putsOnly) {
-          long trimmed = VersionTrimmer.trimAfterPut(cursor, f, key.getData(), now);
+          long trimmed = VersionTrimmer.trimAfterPut(cursor, f, key, now);
           exceeds = trimmed < 0; // undecided in one walk: trimColumn after the mutation
           added -= Math.max(trimmed, 0);
         } else {
-          exceeds = !VersionTrimmer.fitsVersions(cursor, key.getData(), f.schema().maxVersions());
+          exceeds = !VersionTrimmer.fitsVersions(cursor, key, f.schema().maxVersions());
         }
         int i = indexOfColumn(touchedColumns, c);
         if (i < 0) {
@@ -314,6 +308,8 @@ final class RowWriter {
         added -= VersionTrimmer.trimColumn(cursors.of(f), f, row, c.qualifier(), now);
       }
     }
+    // A later row of the same transaction may read this one (a delete at LATEST reads the versions it masks).
+    cursors.flush();
     return added;
   }
 

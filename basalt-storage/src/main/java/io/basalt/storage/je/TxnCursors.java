@@ -1,7 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Transaction;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -12,26 +10,27 @@ import java.util.Map;
  */
 final class TxnCursors implements AutoCloseable {
   private final Transaction txn;
-  private final Map<FamilyStore, Cursor> open = new IdentityHashMap<>(4);
+  private final Map<FamilyStore, CellCursor> open = new IdentityHashMap<>(4);
 
   TxnCursors(Transaction txn) {
     this.txn = txn;
   }
 
-  /**
-   * Non-sticky: JE then moves the cursor itself instead of a clone of it per step (a put and its version walk are
-   * about five steps), and a failed step leaves it unpositioned, which every user of these cursors allows for.
-   */
-  private static final CursorConfig NON_STICKY = new CursorConfig().setNonSticky(true);
+  CellCursor of(FamilyStore family) {
+    return open.computeIfAbsent(family, f -> f.openWrite(txn));
+  }
 
-  Cursor of(FamilyStore family) {
-    return open.computeIfAbsent(family, f -> f.db().openCursor(txn, NON_STICKY));
+  /** Stores every cursor's held-back writes, so reads of other cursors in the transaction see them. */
+  void flush() {
+    for (CellCursor c : open.values()) {
+      c.flush();
+    }
   }
 
   @Override
   public void close() {
     RuntimeException first = null;
-    for (Cursor c : open.values()) {
+    for (CellCursor c : open.values()) {
       try {
         c.close();
       } catch (RuntimeException e) {

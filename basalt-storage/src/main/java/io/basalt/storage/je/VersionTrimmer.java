@@ -1,9 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Cursor;
-import com.sleepycat.je.DatabaseEntry;
-import com.sleepycat.je.LockMode;
-import com.sleepycat.je.OperationStatus;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.cell.CellType;
 import io.basalt.storage.read.VersionTracker;
@@ -21,21 +17,19 @@ final class VersionTrimmer {
    * is the column's first key, so it takes a step back and the column's length forward. False (the caller
    * then trims, which searches) when the key is not the column's first or the column is too long.
    */
-  static boolean fitsVersions(Cursor cursor, byte[] putKey, int maxVersions) {
+  static boolean fitsVersions(CellCursor cursor, byte[] putKey, int maxVersions) {
     byte[] column = CellKeyCodec.columnPrefixOf(putKey);
-    DatabaseEntry key = Cursors.entry();
-    DatabaseEntry data = Cursors.noData();
-    OperationStatus st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
-    if (st != OperationStatus.SUCCESS || CellKeyCodec.startsWith(key.getData(), column)) {
+    cursor.valuesWithMoves(false);
+    if (!cursor.prev() || CellKeyCodec.startsWith(cursor.key(), column)) {
       return false;
     }
     int puts = 0;
-    st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED); // back on the key put
-    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), column)) {
-      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+    boolean on = cursor.next(); // back on the key put
+    while (on && CellKeyCodec.startsWith(cursor.key(), column)) {
+      if (CellKeyCodec.typeOf(cursor.key()) == CellType.PUT && ++puts > maxVersions) {
         return false;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     }
     return true;
   }
@@ -47,40 +41,36 @@ final class VersionTrimmer {
    * walks read without JE locks: the caller holds the row's write lock, and every other writer of the row
    * (puts, purges) takes it too, so nothing else changes these keys meanwhile.
    */
-  static long trimColumn(Cursor cursor, FamilyStore family, byte[] row, byte[] qualifier, long now) {
+  static long trimColumn(CellCursor cursor, FamilyStore family, byte[] row, byte[] qualifier, long now) {
     byte[] prefix = CellKeyCodec.columnPrefix(row, qualifier);
     int maxVersions = family.schema().maxVersions();
-    DatabaseEntry key = Cursors.entry();
-    DatabaseEntry data = Cursors.noData();
-    key.setData(prefix);
+    cursor.valuesWithMoves(false);
     int puts = 0;
-    OperationStatus st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
-    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-      if (CellKeyCodec.typeOf(key.getData()) == CellType.PUT && ++puts > maxVersions) {
+    boolean on = cursor.seek(prefix);
+    while (on && CellKeyCodec.startsWith(cursor.key(), prefix)) {
+      if (CellKeyCodec.typeOf(cursor.key()) == CellType.PUT && ++puts > maxVersions) {
         break;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     }
     if (puts <= maxVersions) {
       return 0;
     }
     VersionTracker tracker = new VersionTracker(family.schema(), io.basalt.storage.read.TimeRange.ALL, now);
-    if (backToColumnStart(cursor, key, data, prefix, CellKeyCodec.rowPrefix(row))) {
-      st = OperationStatus.SUCCESS;
+    if (backToColumnStart(cursor, prefix, CellKeyCodec.rowPrefix(row))) {
+      on = true;
     } else {
       // Family markers (or other columns) of the row come first: read the markers, then find the column again.
       byte[] markers = CellKeyCodec.familyMarkerPrefix(row);
-      key.setData(markers);
-      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
-      while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), markers)) {
-        CellKeyCodec.Key k = CellKeyCodec.decode(key.getData());
+      on = cursor.seek(markers);
+      while (on && CellKeyCodec.startsWith(cursor.key(), markers)) {
+        CellKeyCodec.Key k = CellKeyCodec.decode(cursor.key());
         tracker.familyMarker(k.timestamp(), k.type());
-        st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+        on = cursor.next();
       }
-      key.setData(prefix);
-      st = cursor.getSearchKeyRange(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.seek(prefix);
     }
-    return trimFrom(cursor, key, data, st, prefix, tracker);
+    return trimFrom(cursor, on, prefix, tracker);
   }
 
   /**
@@ -96,32 +86,31 @@ final class VersionTrimmer {
    * delete marker, a version within VERSIONS is one a compaction would drop (TTL), or the cursor did not come
    * back to the key put. Removes nothing when it returns -1.
    */
-  static long trimAfterPut(Cursor cursor, FamilyStore family, byte[] putKey, long now) {
+  static long trimAfterPut(CellCursor cursor, FamilyStore family, byte[] putKey, long now) {
     int columnLength = putKey.length - 9;
-    DatabaseEntry key = Cursors.entry();
-    DatabaseEntry data = Cursors.noData();
+    cursor.valuesWithMoves(false);
     boolean rowHasEarlierKeys;
-    OperationStatus st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
-    if (st == OperationStatus.SUCCESS) {
-      if (CellKeyCodec.sharesPrefix(key.getData(), putKey, columnLength)) {
+    boolean on;
+    if (cursor.prev()) {
+      if (CellKeyCodec.sharesPrefix(cursor.key(), putKey, columnLength)) {
         return -1;
       }
-      rowHasEarlierKeys = CellKeyCodec.sharesPrefix(key.getData(), putKey, CellKeyCodec.rowPrefixLength(putKey));
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      rowHasEarlierKeys = CellKeyCodec.sharesPrefix(cursor.key(), putKey, CellKeyCodec.rowPrefixLength(putKey));
+      on = cursor.next();
     } else {
-      // The key put is the database's first. A failed move leaves a non-sticky cursor unpositioned: find it again.
+      // The key put is the family's first. A failed move leaves the cursor unpositioned: find it again.
       rowHasEarlierKeys = false;
-      st = cursor.getFirst(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.first();
     }
     // Another writer may have put a key of another row between the two steps: then decide by trimColumn.
-    if (st != OperationStatus.SUCCESS || !java.util.Arrays.equals(key.getData(), putKey)) {
+    if (!on || !java.util.Arrays.equals(cursor.key(), putKey)) {
       return -1;
     }
     int maxVersions = family.schema().maxVersions();
     long[] seen = new long[Math.min(maxVersions, 4) + 1];
     int puts = 0;
-    while (st == OperationStatus.SUCCESS && CellKeyCodec.sharesPrefix(key.getData(), putKey, columnLength)) {
-      byte[] k = key.getData();
+    while (on && CellKeyCodec.sharesPrefix(cursor.key(), putKey, columnLength)) {
+      byte[] k = cursor.key();
       if (CellKeyCodec.typeOf(k) != CellType.PUT) {
         return -1;
       }
@@ -132,7 +121,7 @@ final class VersionTrimmer {
       if (puts > maxVersions) {
         break;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     }
     if (puts <= maxVersions) {
       return 0;
@@ -148,28 +137,27 @@ final class VersionTrimmer {
       }
     }
     long removed = 0;
-    while (st == OperationStatus.SUCCESS && CellKeyCodec.sharesPrefix(key.getData(), putKey, columnLength)) {
-      byte[] k = key.getData();
+    while (on && CellKeyCodec.sharesPrefix(cursor.key(), putKey, columnLength)) {
+      byte[] k = cursor.key();
       if (tracker.retain(CellKeyCodec.timestampOf(k), CellKeyCodec.typeOf(k)) != VersionTracker.Verdict.YES) {
         cursor.delete();
         removed++;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     }
     return removed;
   }
 
   /** Deletes what {@code tracker} does not retain, from the column key the cursor is on ({@code st}) to the column's end. */
-  private static long trimFrom(Cursor cursor, DatabaseEntry key, DatabaseEntry data, OperationStatus st, byte[] prefix,
-      VersionTracker tracker) {
+  private static long trimFrom(CellCursor cursor, boolean on, byte[] prefix, VersionTracker tracker) {
     long removed = 0;
-    while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), prefix)) {
-      byte[] k = key.getData();
+    while (on && CellKeyCodec.startsWith(cursor.key(), prefix)) {
+      byte[] k = cursor.key();
       if (tracker.retain(CellKeyCodec.timestampOf(k), CellKeyCodec.typeOf(k)) != VersionTracker.Verdict.YES) {
         cursor.delete();
         removed++;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     }
     return removed;
   }
@@ -179,21 +167,20 @@ final class VersionTrimmer {
    * B+-tree search, if nothing of the same row precedes the column (so the row has no family markers, which
    * sort before its columns). Returns false, the cursor anywhere, if something of the row does.
    */
-  private static boolean backToColumnStart(Cursor cursor, DatabaseEntry key, DatabaseEntry data, byte[] columnPrefix,
-      byte[] rowPrefix) {
-    OperationStatus st;
+  private static boolean backToColumnStart(CellCursor cursor, byte[] columnPrefix, byte[] rowPrefix) {
+    boolean on;
     do {
-      st = cursor.getPrev(key, data, LockMode.READ_UNCOMMITTED);
-    } while (st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix));
-    if (st == OperationStatus.SUCCESS) {
-      if (CellKeyCodec.startsWith(key.getData(), rowPrefix)) {
+      on = cursor.prev();
+    } while (on && CellKeyCodec.startsWith(cursor.key(), columnPrefix));
+    if (on) {
+      if (CellKeyCodec.startsWith(cursor.key(), rowPrefix)) {
         return false;
       }
-      st = cursor.getNext(key, data, LockMode.READ_UNCOMMITTED);
+      on = cursor.next();
     } else {
-      // Nothing before the column, so its first key is the database's (a failed move may leave the cursor unpositioned).
-      st = cursor.getFirst(key, data, LockMode.READ_UNCOMMITTED);
+      // Nothing before the column, so its first key is the family's (a failed move leaves the cursor unpositioned).
+      on = cursor.first();
     }
-    return st == OperationStatus.SUCCESS && CellKeyCodec.startsWith(key.getData(), columnPrefix);
+    return on && CellKeyCodec.startsWith(cursor.key(), columnPrefix);
   }
 }

@@ -110,7 +110,7 @@ class BatchMutationTest extends RegionTestBase {
     Transaction foreign = r.environment().beginTransaction(null, null);
     BatchResult result;
     try {
-      f1.db().put(foreign, new DatabaseEntry(lockedKey), new DatabaseEntry(of("foreign")));
+      writeInto(f1, foreign, lockedKey, of("foreign"));
       result = r.mutateBatch(batch, Durability.SYNC_WAL);
     } finally {
       foreign.abort();
@@ -176,8 +176,7 @@ class BatchMutationTest extends RegionTestBase {
     Transaction foreign = r.environment().beginTransaction(null, null);
     BatchResult result;
     try {
-      f1.db().put(foreign, new DatabaseEntry(CellKeyCodec.encode(of("u000005"), of("q"), 9, CellType.PUT)),
-          new DatabaseEntry(of("foreign")));
+      writeInto(f1, foreign, CellKeyCodec.encode(of("u000005"), of("q"), 9, CellType.PUT), of("foreign"));
       r.environment().getTransactionStats(clear);
       List<RowMutation> batch = new ArrayList<>(puts("u", 10));
       batch.set(5, row("u000005").put(F1, of("q"), 9, of("blocked")).build());
@@ -277,5 +276,12 @@ class BatchMutationTest extends RegionTestBase {
 
   private static long logWrites(EnvironmentStats stats) {
     return stats.getNSequentialWrites() + stats.getNRandomWrites();
+  }
+
+  /** A cell written by another transaction, left uncommitted: it holds JE's lock on the record it went into. */
+  private static void writeInto(FamilyStore family, Transaction txn, byte[] key, byte[] value) {
+    try (CellCursor c = family.openWrite(txn)) {
+      c.put(key, value, 0, value.length);
+    }
   }
 }

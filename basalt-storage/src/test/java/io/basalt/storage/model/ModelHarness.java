@@ -36,17 +36,35 @@ final class ModelHarness implements AutoCloseable {
   private final AtomicLong clock = new AtomicLong();
   private final JeStorageEngine engine;
   private final Path regionDir;
+  /** Both formats side by side ({@link MirroredRegion}), or the engine's default alone. */
+  private final boolean mirrored;
   private final List<byte[]> rows;
   private final ReferenceModel model;
   private Region region;
 
   ModelHarness(Path dir, List<FamilySchema> families, List<byte[]> rows) {
+    this(dir, families, rows, false);
+  }
+
+  /** {@code mirrored}: a format-1 and a format-2 region, whose every answer must also agree with each other's. */
+  ModelHarness(Path dir, List<FamilySchema> families, List<byte[]> rows, boolean mirrored) {
     this.rows = rows;
     this.regionDir = dir.resolve("region");
+    this.mirrored = mirrored;
     this.engine = new JeStorageEngine(
         StorageConfig.DEFAULT.withCacheBytes(8L << 20).withPurgeIntervalMillis(0).withClock(clock::get));
-    this.region = engine.create(regionDir, new RegionDescriptor(families, KeyRange.ALL));
+    RegionDescriptor descriptor = new RegionDescriptor(families, KeyRange.ALL);
+    this.region = mirrored
+        ? new MirroredRegion(engine.create(regionDir.resolve("v1"), descriptor, 1),
+            engine.create(regionDir.resolve("v2"), descriptor, 2))
+        : engine.create(regionDir, descriptor);
     this.model = new ReferenceModel(families);
+  }
+
+  private Region reopen() {
+    return mirrored
+        ? new MirroredRegion(engine.open(regionDir.resolve("v1")), engine.open(regionDir.resolve("v2")))
+        : engine.open(regionDir);
   }
 
   void run(ModelStep step) {
@@ -77,7 +95,7 @@ final class ModelHarness implements AutoCloseable {
     } else if (step instanceof ModelStep.Reopen r) {
       List<List<Cell>> before = snapshot(r.now());
       region.close();
-      region = engine.open(regionDir);
+      region = reopen();
       same(snapshot(r.now()), before, "reads after reopening compared with before closing");
     } else {
       throw new IllegalArgumentException("unknown step " + step);

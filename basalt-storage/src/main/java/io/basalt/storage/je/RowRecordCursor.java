@@ -1,0 +1,446 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.Put;
+import io.basalt.storage.cell.CellKeyCodec;
+import java.util.Arrays;
+
+/**
+ * {@link CellLayout#ROW_RECORDS}: the cells of a row (of one family) are one JE record, or a few for a wide row
+ * ({@link RowChunk}), and this cursor walks their cells as if each were a record. A move within a chunk costs no
+ * JE call; a move to the next chunk is one JE step that brings all of that chunk's cells at once.
+ *
+ * <p>Writes change the chunk in memory and store it when the cursor leaves it, or at {@link #flush} (the end of a
+ * row's mutation) and {@link #close}: a row mutation rewrites each chunk it touches once, inside the caller's
+ * transaction, under the row's write lock. A chunk over {@link #CHUNK_BYTES} is stored as several records.
+ */
+final class RowRecordCursor implements CellCursor {
+  /**
+   * Cells per record are capped so a put to a wide row rewrites at most this much (with its log write and
+   * replication); a YCSB row of ten 100-byte fields is about 1.2 KB.
+   */
+  static final int CHUNK_BYTES = 16 << 10;
+
+  private final Cursor cursor;
+  private final boolean writable;
+  private final int chunkBytes;
+  private final DatabaseEntry recordKey = new DatabaseEntry();
+  private final DatabaseEntry recordData = new DatabaseEntry();
+  /** The chunk the cursor is in (null: unpositioned). */
+  private RowChunk chunk;
+  private int pos;
+  /** On a cell of {@link #chunk} (false after a failed move, or after a delete until the next move). */
+  private boolean on;
+  /** The cell at {@link #pos} was deleted: {@link #pos} already names the cell after it. */
+  private boolean deletedHere;
+  /** The JE cursor sits on {@link #chunk}'s record, so the neighbouring chunks are one step away. */
+  private boolean jeOnChunk;
+  /** {@link #chunk} holds changes not yet stored. */
+  private boolean dirty;
+  /** The key of the last record {@link #chunk} was stored as (past a flush that cut it into several). */
+  private byte[] lastRecordKey;
+  /**
+   * A changed chunk not yet stored that the cursor stepped back from into the chunk before it (a put's version
+   * check steps back one key, then forward again): the step forward returns to it without a JE search.
+   */
+  private RowChunk parked;
+  /** JE's cursor sits on the record just after {@link #chunk}, a chunk not yet stored. */
+  private boolean jeAfterChunk;
+  /** No record follows {@link #chunk}, a chunk not yet stored (a new last row: what sequential loads write). */
+  private boolean jeNothingAfter;
+  private byte[] keyCache;
+
+  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes) {
+    this.cursor = cursor;
+    this.writable = writable;
+    this.chunkBytes = chunkBytes;
+  }
+
+  @Override
+  public void valuesWithMoves(boolean withMoves) {
+    // A chunk brings every value with it.
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  @Override
+  public boolean seekInRow(byte[] key) {
+    if (chunk != null && covers(key)) {
+      int i = chunk.find(key);
+      return i < chunk.size() ? enter(i) : nextChunk();
+    }
+    return search(key);
+  }
+
+  /**
+   * A writer's chunk is current (it holds the row's lock, and its own writes are in it), so it seeks there too; a
+   * reader's may be of another row's read, and is searched again.
+   */
+  @Override
+  public boolean seek(byte[] key) {
+    if (writable) {
+      return seekInRow(key);
+    }
+    return search(key);
+  }
+
+  private boolean search(byte[] key) {
+    leave();
+    if (CellKeyCodec.isRowEnd(key)) {
+      return jeSearch(key) ? enter(0) : off(); // every chunk before it holds only keys before it
+    }
+    int rowPrefixLength = CellKeyCodec.safeRowPrefixLength(key);
+    if (rowPrefixLength > 0) {
+      // Search the row's first chunk (usually its only one): the key's own search would land past it.
+      byte[] rowPrefix = rowPrefixLength == key.length ? key : Arrays.copyOf(key, rowPrefixLength);
+      if (!jeSearch(rowPrefix)) {
+        return off();
+      }
+      if (!CellKeyCodec.startsWith(chunk.recordKey, rowPrefix) || rowPrefixLength == key.length) {
+        return enter(0); // no such row, or its start: the first cell from here on
+      }
+      if (!chunk.more) {
+        int i = chunk.find(key);
+        return i < chunk.size() ? enter(i) : nextChunk();
+      }
+    }
+    // The general case: the last chunk whose key is at or before the key may hold cells after it.
+    if (!jeSearch(key)) {
+      if (!jeLast()) {
+        return off();
+      }
+    } else if (Arrays.equals(chunk.recordKey, key)) {
+      return enter(0);
+    } else if (!jePrev()) {
+      return jeSearch(key) ? enter(0) : off(); // nothing before it (the failed step unpositioned JE's cursor)
+    }
+    int i = chunk.find(key);
+    return i < chunk.size() ? enter(i) : nextChunk();
+  }
+
+  /** Whether {@link #chunk} holds every cell of the space from its first key up to and including {@code key}'s row. */
+  private boolean covers(byte[] key) {
+    byte[] rowPrefix = chunk.rowPrefix;
+    return !chunk.more && CellKeyCodec.startsWith(key, rowPrefix)
+        && (chunk.recordKey == null || Arrays.compareUnsigned(chunk.recordKey, key) <= 0);
+  }
+
+  @Override
+  public boolean first() {
+    leave();
+    return jeFirst() ? enter(0) : off();
+  }
+
+  @Override
+  public boolean last() {
+    leave();
+    return jeLast() ? enter(chunk.size() - 1) : off();
+  }
+
+  @Override
+  public boolean next() {
+    if (chunk == null) {
+      return false;
+    }
+    int i = deletedHere ? pos : pos + 1;
+    return i < chunk.size() ? enter(i) : nextChunk();
+  }
+
+  @Override
+  public boolean prev() {
+    if (chunk == null) {
+      return false;
+    }
+    int i = pos - 1;
+    return i >= 0 ? enter(i) : previousChunk();
+  }
+
+  @Override
+  public boolean refresh() {
+    return on;
+  }
+
+  @Override
+  public byte[] key() {
+    if (keyCache == null) {
+      keyCache = chunk.key(pos);
+    }
+    return keyCache;
+  }
+
+  @Override
+  public byte[] value() {
+    return on ? chunk.value(pos) : null;
+  }
+
+  private boolean enter(int i) {
+    if (i < 0 || i >= chunk.size()) {
+      return i < 0 ? previousChunk() : nextChunk(); // an empty chunk (only ever briefly, in a writer's memory)
+    }
+    pos = i;
+    on = true;
+    deletedHere = false;
+    keyCache = null;
+    return true;
+  }
+
+  private boolean off() {
+    chunk = null;
+    on = false;
+    deletedHere = false;
+    jeOnChunk = false;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
+    keyCache = null;
+    return false;
+  }
+
+  /** To the first cell of the chunk after this one. */
+  private boolean nextChunk() {
+    if (parked != null) {
+      store();
+      chunk = parked;
+      parked = null;
+      dirty = true;
+      lastRecordKey = null;
+      jeOnChunk = false; // JE's cursor is on the chunk before
+      jeAfterChunk = false;
+      jeNothingAfter = false;
+      return enter(0);
+    }
+    byte[] after = leave();
+    if (jeOnChunk) {
+      return jeNext() ? enter(0) : off();
+    }
+    if (!jeSearch(after)) {
+      return off();
+    }
+    if (Arrays.equals(chunk.recordKey, after)) {
+      return jeNext() ? enter(0) : off();
+    }
+    return enter(0);
+  }
+
+  /** To the last cell of the chunk before this one. */
+  private boolean previousChunk() {
+    byte[] first = chunk.recordKey != null ? chunk.recordKey : chunk.rowPrefix;
+    if (dirty && parked == null) {
+      // Step back without storing the changes: the step forward that usually follows comes back to them.
+      RowChunk changed = chunk;
+      boolean found = jeOnChunk || jeAfterChunk ? jePrev() : jeNothingAfter || !jeSearch(first) ? jeLast() : jePrev();
+      if (found) {
+        parked = changed;
+        dirty = false;
+        return enter(chunk.size() - 1);
+      }
+      chunk = changed; // nothing before it; unpositioned, as after any failed move, until a seek, first or last
+      on = false;
+      return false;
+    }
+    leave();
+    if (jeOnChunk) {
+      return jePrev() ? enter(chunk.size() - 1) : off();
+    }
+    boolean found = jeSearch(first) ? jePrev() : jeLast();
+    return found ? enter(chunk.size() - 1) : off();
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public boolean put(byte[] key, byte[] value, int offset, int length) {
+    checkWritable();
+    if (chunk == null || !covers(key)) {
+      leave();
+      locateForWrite(key, CellKeyCodec.rowPrefixOf(key));
+    }
+    byte[] stored = offset == 0 && length == value.length ? value : Arrays.copyOfRange(value, offset, offset + length);
+    int i = chunk.find(key);
+    boolean added = !chunk.keyEquals(i, key);
+    chunk.put(i, key, stored);
+    dirty = true;
+    pos = i;
+    on = true;
+    deletedHere = false;
+    keyCache = key;
+    return added;
+  }
+
+  /**
+   * Loads the chunk a put of {@code key} goes to: the row's last at or before it, or a new first chunk. Only this
+   * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
+   */
+  private void locateForWrite(byte[] key, byte[] rowPrefix) {
+    boolean found = jeSearch(rowPrefix);
+    if (!found || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)) {
+      startRow(rowPrefix, false);
+      // On the next row's record, or past the last: either way a step back from the new row is one JE step.
+      jeAfterChunk = found;
+      jeNothingAfter = !found;
+      return;
+    }
+    if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
+      startRow(rowPrefix, true); // the row's first chunk emptied and went: a new one before the rest
+      return;
+    }
+    while (chunk.more) {
+      RowChunk here = chunk;
+      if (!jeNext() || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)
+          || Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
+        chunk = here;
+        jeOnChunk = false;
+        return;
+      }
+    }
+  }
+
+  private void startRow(byte[] rowPrefix, boolean more) {
+    off();
+    chunk = RowChunk.empty(rowPrefix, more);
+    pos = 0;
+  }
+
+  @Override
+  public void delete() {
+    checkWritable();
+    if (!on) {
+      throw new IllegalStateException("delete without a current cell");
+    }
+    chunk.remove(pos);
+    dirty = true;
+    on = false;
+    deletedHere = true;
+    keyCache = null;
+  }
+
+  @Override
+  public void flush() {
+    byte[] last = store();
+    storeParked();
+    if (last != null && !Arrays.equals(last, chunk.recordKey)) {
+      off(); // stored under another key, or as several records: this chunk no longer stands for one record
+    }
+  }
+
+  /** Stores what changed and lets go of the JE position; returns the key of the chunk's last record (or null). */
+  private byte[] leave() {
+    byte[] last = store();
+    if (last == null && chunk != null) {
+      last = lastRecordKey != null ? lastRecordKey : chunk.recordKey;
+    }
+    storeParked();
+    return last;
+  }
+
+  private void storeParked() {
+    if (parked != null) {
+      RowChunk p = parked;
+      parked = null;
+      write(p);
+    }
+  }
+
+  /** Stores {@link #chunk} if it changed; returns the key of its last record (null if unchanged). */
+  private byte[] store() {
+    if (!dirty) {
+      return null;
+    }
+    dirty = false;
+    lastRecordKey = write(chunk);
+    return lastRecordKey;
+  }
+
+  /** Writes a changed chunk back (deleting its record if empty, cutting it if large); returns its last record's key. */
+  private byte[] write(RowChunk c) {
+    jeOnChunk = false;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
+    byte[] last;
+    if (c.size() == 0) {
+      last = c.recordKey != null ? c.recordKey : c.rowPrefix;
+      if (c.recordKey != null) {
+        recordKey.setData(last);
+        if (cursor.getSearchKey(recordKey, noData(), LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS) {
+          cursor.delete();
+        }
+      }
+      return last;
+    }
+    int[] cuts = c.cuts(chunkBytes);
+    int from = 0;
+    byte[] key = c.recordKey != null ? c.recordKey : c.rowPrefix;
+    last = key;
+    for (int p = 0; p <= cuts.length; p++) {
+      int to = p < cuts.length ? cuts[p] : c.size();
+      byte[] pieceKey = p == 0 ? key : c.key(from);
+      cursor.put(new DatabaseEntry(pieceKey), new DatabaseEntry(c.encode(from, to, p < cuts.length || c.more)),
+          Put.OVERWRITE, null);
+      last = pieceKey;
+      from = to;
+    }
+    return last;
+  }
+
+  private static DatabaseEntry noData() {
+    return Cursors.noData();
+  }
+
+  private void checkWritable() {
+    if (!writable) {
+      throw new UnsupportedOperationException("a read cursor does not write");
+    }
+  }
+
+  // ---------------------------------------------------------------- JE steps, each loading the chunk it reaches
+
+  private boolean jeSearch(byte[] key) {
+    recordKey.setData(key);
+    return loaded(cursor.getSearchKeyRange(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean jeFirst() {
+    return loaded(cursor.getFirst(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean jeLast() {
+    return loaded(cursor.getLast(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean jeNext() {
+    return loaded(cursor.getNext(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean jePrev() {
+    return loaded(cursor.getPrev(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean loaded(OperationStatus status) {
+    on = false;
+    deletedHere = false;
+    keyCache = null;
+    lastRecordKey = null;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
+    if (status != OperationStatus.SUCCESS) {
+      chunk = null;
+      jeOnChunk = false;
+      return false;
+    }
+    chunk = RowChunk.decode(recordKey.getData(), recordData.getData());
+    jeOnChunk = true;
+    return true;
+  }
+
+  @Override
+  public void close() {
+    try {
+      store();
+      storeParked();
+    } finally {
+      cursor.close();
+    }
+  }
+}
