@@ -32,6 +32,13 @@ interface CellCursor extends AutoCloseable {
 
   boolean prev();
 
+  /**
+   * Steps back to the key before the one the cursor is on if that key is of the same row; else (the cursor is on
+   * its row's first key) stays where it is and returns false. A writer asks this of the key it just put (is it its
+   * row's first, its column's first?); a row's first chunk of row records answers it without a JE step.
+   */
+  boolean prevInRow();
+
   /** Reads the key the cursor is on again; false if it was deleted meanwhile or the cursor is unpositioned. */
   boolean refresh();
 

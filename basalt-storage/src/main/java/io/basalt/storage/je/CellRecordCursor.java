@@ -63,6 +63,23 @@ final class CellRecordCursor implements CellCursor {
   }
 
   @Override
+  public boolean prevInRow() {
+    byte[] here = key.getData();
+    int rowPrefixLength = io.basalt.storage.cell.CellKeyCodec.rowPrefixLength(here);
+    if (prev()) {
+      if (io.basalt.storage.cell.CellKeyCodec.sharesPrefix(key.getData(), here, rowPrefixLength)) {
+        return true;
+      }
+      if (next() && java.util.Arrays.equals(key.getData(), here)) {
+        return false;
+      }
+    }
+    // The first key of the family (a failed step unpositions the cursor), or a key put between the two steps.
+    seek(here);
+    return false;
+  }
+
+  @Override
   public boolean refresh() {
     return moved(cursor.getCurrent(key, moveData, LockMode.READ_UNCOMMITTED));
   }

@@ -159,6 +159,28 @@ final class RowRecordCursor implements CellCursor {
   }
 
   @Override
+  public boolean prevInRow() {
+    if (pos > 0 && (on || deletedHere)) {
+      return enter(pos - 1);
+    }
+    if (chunk.recordKey == null || chunk.recordKey.length == chunk.rowPrefix.length) {
+      return false; // the row's first chunk (keyed by the row prefix, or not stored yet): nothing before in the row
+    }
+    byte[] here = key();
+    byte[] rowPrefix = chunk.rowPrefix;
+    if (prev()) {
+      if (CellKeyCodec.startsWith(key(), rowPrefix)) {
+        return true; // an earlier chunk of the row
+      }
+      if (next() && Arrays.equals(key(), here)) {
+        return false;
+      }
+    }
+    seek(here);
+    return false;
+  }
+
+  @Override
   public boolean refresh() {
     return on;
   }

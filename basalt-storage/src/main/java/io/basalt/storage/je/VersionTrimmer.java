@@ -20,11 +20,12 @@ final class VersionTrimmer {
   static boolean fitsVersions(CellCursor cursor, byte[] putKey, int maxVersions) {
     byte[] column = CellKeyCodec.columnPrefixOf(putKey);
     cursor.valuesWithMoves(false);
-    if (!cursor.prev() || CellKeyCodec.startsWith(cursor.key(), column)) {
+    boolean stepped = cursor.prevInRow();
+    if (stepped && CellKeyCodec.startsWith(cursor.key(), column)) {
       return false;
     }
     int puts = 0;
-    boolean on = cursor.next(); // back on the key put
+    boolean on = !stepped || cursor.next(); // back on the key put
     while (on && CellKeyCodec.startsWith(cursor.key(), column)) {
       if (CellKeyCodec.typeOf(cursor.key()) == CellType.PUT && ++puts > maxVersions) {
         return false;
@@ -89,22 +90,16 @@ final class VersionTrimmer {
   static long trimAfterPut(CellCursor cursor, FamilyStore family, byte[] putKey, long now) {
     int columnLength = putKey.length - 9;
     cursor.valuesWithMoves(false);
-    boolean rowHasEarlierKeys;
-    boolean on;
-    if (cursor.prev()) {
+    boolean rowHasEarlierKeys = cursor.prevInRow();
+    boolean on = true;
+    if (rowHasEarlierKeys) {
       if (CellKeyCodec.sharesPrefix(cursor.key(), putKey, columnLength)) {
         return -1;
       }
-      rowHasEarlierKeys = CellKeyCodec.sharesPrefix(cursor.key(), putKey, CellKeyCodec.rowPrefixLength(putKey));
       on = cursor.next();
-    } else {
-      // The key put is the family's first. A failed move leaves the cursor unpositioned: find it again.
-      rowHasEarlierKeys = false;
-      on = cursor.first();
     }
-    // Another writer may have put a key of another row between the two steps: then decide by trimColumn.
     if (!on || !java.util.Arrays.equals(cursor.key(), putKey)) {
-      return -1;
+      return -1; // not back on the key put: decide by trimColumn
     }
     int maxVersions = family.schema().maxVersions();
     long[] seen = new long[Math.min(maxVersions, 4) + 1];
