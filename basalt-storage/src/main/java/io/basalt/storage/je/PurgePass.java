@@ -1,6 +1,5 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.Transaction;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.read.TimeRange;
