@@ -1,0 +1,41 @@
+package io.basalt.storage.je;
+
+import com.sleepycat.je.EnvironmentConfig;
+import io.basalt.storage.StorageConfig;
+
+/** The JE settings every region's environment opens with, replicated or not. */
+final class RegionEnvironmentConfig {
+  private RegionEnvironmentConfig() {}
+
+  /**
+   * Records whose value is up to this size live in their B+-tree leaf (JE's embedded records) instead of a log entry
+   * of their own, so a scan over small cells of a format-1 region (YCSB's 100-byte fields, a record each) reads no
+   * log and caches no per-record object; small rows of format 2 likewise. Measured (docs/benchmarks.md): YCSB E
+   * +10 % at 128 bytes in format 1; at 1 KB, PE's 1000-byte rows, random reads halve and buffered writes lose a
+   * third, as leaves grow to 128 KB. JE decides per record, so regions written with JE's default (16) open
+   * unchanged and their records are embedded as they are rewritten.
+   */
+  static final int EMBEDDED_VALUE_BYTES = 128;
+
+  static EnvironmentConfig of(StorageConfig config, boolean allowCreate) {
+    EnvironmentConfig ec = new EnvironmentConfig();
+    ec.setAllowCreate(allowCreate);
+    ec.setTransactional(true);
+    ec.setSharedCache(true);
+    ec.setCacheSize(config.cacheBytes());
+    ec.setDurability(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC);
+    ec.setConfigParam(EnvironmentConfig.LOG_FILE_MAX, Long.toString(config.logFileBytes()));
+    ec.setConfigParam(EnvironmentConfig.LOG_FLUSH_NO_SYNC_INTERVAL, config.asyncFlushMillis() + " ms");
+    ec.setConfigParam(EnvironmentConfig.FREE_DISK, Long.toString(config.freeDiskBytes()));
+    ec.setConfigParam(EnvironmentConfig.STATS_COLLECT, "false");
+    ec.setConfigParam(EnvironmentConfig.TREE_MAX_EMBEDDED_LN, Integer.toString(EMBEDDED_VALUE_BYTES));
+    ec.setConfigParam(EnvironmentConfig.FILE_LOGGING_LEVEL, "OFF");
+    // JE's own log (elections, syncups, rollbacks) to stderr when diagnosing: -Dbasalt.je.log.level=INFO
+    ec.setConfigParam(EnvironmentConfig.CONSOLE_LOGGING_LEVEL, System.getProperty("basalt.je.log.level", "OFF"));
+    // JE watches each environment's directory for log files deleted behind its back: one inotify instance
+    // and a polling thread per region, and Linux allows 128 instances per user by default, far fewer than
+    // the regions (and replica group members) a server hosts. A lost directory is caught when a region opens.
+    ec.setConfigParam(EnvironmentConfig.LOG_DETECT_FILE_DELETE, "false");
+    return ec;
+  }
+}
