@@ -1,5 +1,6 @@
 package io.basalt.storage.je;
 
+import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.cell.Bytes.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,8 +21,6 @@ import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -271,22 +270,5 @@ class ReplicaGroupTest {
     assertThatThrownBy(() -> put(g.get(0), "alone", "v")).isInstanceOfAny(ReplicasUnavailableException.class,
         NotPrimaryException.class);
     assertThat(value(g.get(0), "before")).as("still serves what it has").isEqualTo("v");
-  }
-
-  private static int[] freePorts(int n) throws IOException {
-    int[] out = new int[n];
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(s);
-        out[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-    }
-    return out;
   }
 }
