@@ -30,6 +30,13 @@ interface CellCursor extends AutoCloseable {
 
   boolean next();
 
+  /**
+   * {@link #next} when the key after is of the same row as the key the cursor is on; false (the cursor then
+   * unpositioned) at the row's end. A walk that stays in one row (a Get, a writer's trim of a column) asks this
+   * instead, so a layout that knows where the row ends need not read the next row's record to find out.
+   */
+  boolean nextInRow();
+
   boolean prev();
 
   /**

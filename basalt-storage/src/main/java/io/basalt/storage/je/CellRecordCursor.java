@@ -58,6 +58,13 @@ final class CellRecordCursor implements CellCursor {
   }
 
   @Override
+  public boolean nextInRow() {
+    byte[] here = key.getData();
+    int rowPrefixLength = io.basalt.storage.cell.CellKeyCodec.rowPrefixLength(here);
+    return next() && io.basalt.storage.cell.CellKeyCodec.sharesPrefix(key.getData(), here, rowPrefixLength);
+  }
+
+  @Override
   public boolean prev() {
     return moved(cursor.getPrev(key, moveData, LockMode.READ_UNCOMMITTED));
   }

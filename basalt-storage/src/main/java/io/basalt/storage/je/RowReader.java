@@ -54,9 +54,15 @@ final class RowReader {
   private final long now;
   private final boolean[] closed;
   private final boolean reversed;
+  /**
+   * Reads of one row (a Get, a writer's read): the walk never steps past the row, which in row records would read
+   * the next row's record for nothing. A scanner's walk does, to learn where the next row starts.
+   */
+  private final boolean oneRow;
 
+  /** A reader of single rows. */
   RowReader(List<FamilyStore> families, ReadOptions options, long now) {
-    this(families, options, now, new boolean[families.size()]);
+    this(families, options, now, new boolean[families.size()], false, true);
   }
 
   /**
@@ -69,6 +75,12 @@ final class RowReader {
 
   /** {@code reversed}: the rows come in a reversed scan, where HBase ignores seek hints that point forward. */
   RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed, boolean reversed) {
+    this(families, options, now, closed, reversed, false);
+  }
+
+  private RowReader(List<FamilyStore> families, ReadOptions options, long now, boolean[] closed, boolean reversed,
+      boolean oneRow) {
+    this.oneRow = oneRow;
     this.families = families;
     this.options = options;
     this.now = now;
@@ -523,6 +535,11 @@ final class RowReader {
     }
 
     private boolean next() {
+      if (oneRow) {
+        boolean found = cursor.nextInRow();
+        nextKey = null; // not looked at
+        return found;
+      }
       return moved(cursor.next());
     }
 

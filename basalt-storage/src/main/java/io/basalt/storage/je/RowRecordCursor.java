@@ -29,6 +29,7 @@ final class RowRecordCursor implements CellCursor {
   private final int chunkBytes;
   private final DatabaseEntry recordKey = new DatabaseEntry();
   private final DatabaseEntry recordData = new DatabaseEntry();
+  private final DatabaseEntry keyOnly = Cursors.noData();
   /** The chunk the cursor is in (null: unpositioned). */
   private RowChunk chunk;
   private int pos;
@@ -147,6 +148,30 @@ final class RowRecordCursor implements CellCursor {
     }
     int i = deletedHere ? pos : pos + 1;
     return i < chunk.size() ? enter(i) : nextChunk();
+  }
+
+  /**
+   * At the end of a row's last chunk, answers without a JE step: the next record is another row's, and reading it
+   * would cost its value (a log read on a cache miss). The chunk stays, so a put to the row that follows needs no
+   * search either.
+   */
+  @Override
+  public boolean nextInRow() {
+    if (chunk == null) {
+      return false;
+    }
+    int i = deletedHere ? pos : pos + 1;
+    if (i < chunk.size()) {
+      return enter(i);
+    }
+    if (!chunk.more) {
+      on = false;
+      deletedHere = false;
+      keyCache = null;
+      return false;
+    }
+    byte[] rowPrefix = chunk.rowPrefix;
+    return nextChunk() && CellKeyCodec.startsWith(key(), rowPrefix);
   }
 
   @Override
@@ -296,13 +321,20 @@ final class RowRecordCursor implements CellCursor {
    * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
    */
   private void locateForWrite(byte[] key, byte[] rowPrefix) {
-    boolean found = jeSearch(rowPrefix);
-    if (!found || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)) {
-      startRow(rowPrefix, false);
-      // On the next row's record, or past the last: either way a step back from the new row is one JE step.
-      jeAfterChunk = found;
-      jeNothingAfter = !found;
-      return;
+    if (!jeSearchExact(rowPrefix)) {
+      // No first chunk: a new row (usually), or a wide row whose first chunk went. A key-only search tells which
+      // without reading the value of the record it lands on, which is the next row's for a new row.
+      recordKey.setData(rowPrefix);
+      boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED)
+          == OperationStatus.SUCCESS;
+      if (!found || !CellKeyCodec.startsWith(recordKey.getData(), rowPrefix)) {
+        startRow(rowPrefix, false);
+        // On the next row's record, or past the last: either way a step back from the new row is one JE step.
+        jeAfterChunk = found;
+        jeNothingAfter = !found;
+        return;
+      }
+      loaded(cursor.getCurrent(recordKey, recordData, LockMode.READ_UNCOMMITTED));
     }
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
       startRow(rowPrefix, true); // the row's first chunk emptied and went: a new one before the rest
@@ -421,6 +453,11 @@ final class RowRecordCursor implements CellCursor {
   private boolean jeSearch(byte[] key) {
     recordKey.setData(key);
     return loaded(cursor.getSearchKeyRange(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+  }
+
+  private boolean jeSearchExact(byte[] key) {
+    recordKey.setData(key);
+    return loaded(cursor.getSearchKey(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jeFirst() {

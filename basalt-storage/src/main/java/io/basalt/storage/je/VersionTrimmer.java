@@ -25,12 +25,12 @@ final class VersionTrimmer {
       return false;
     }
     int puts = 0;
-    boolean on = !stepped || cursor.next(); // back on the key put
+    boolean on = !stepped || cursor.nextInRow(); // back on the key put
     while (on && CellKeyCodec.startsWith(cursor.key(), column)) {
       if (CellKeyCodec.typeOf(cursor.key()) == CellType.PUT && ++puts > maxVersions) {
         return false;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     return true;
   }
@@ -52,7 +52,7 @@ final class VersionTrimmer {
       if (CellKeyCodec.typeOf(cursor.key()) == CellType.PUT && ++puts > maxVersions) {
         break;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     if (puts <= maxVersions) {
       return 0;
@@ -67,7 +67,7 @@ final class VersionTrimmer {
       while (on && CellKeyCodec.startsWith(cursor.key(), markers)) {
         CellKeyCodec.Key k = CellKeyCodec.decode(cursor.key());
         tracker.familyMarker(k.timestamp(), k.type());
-        on = cursor.next();
+        on = cursor.nextInRow();
       }
       on = cursor.seek(prefix);
     }
@@ -96,7 +96,7 @@ final class VersionTrimmer {
       if (CellKeyCodec.sharesPrefix(cursor.key(), putKey, columnLength)) {
         return -1;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     if (!on || !java.util.Arrays.equals(cursor.key(), putKey)) {
       return -1; // not back on the key put: decide by trimColumn
@@ -116,7 +116,7 @@ final class VersionTrimmer {
       if (puts > maxVersions) {
         break;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     if (puts <= maxVersions) {
       return 0;
@@ -138,7 +138,7 @@ final class VersionTrimmer {
         cursor.delete();
         removed++;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     return removed;
   }
@@ -152,7 +152,7 @@ final class VersionTrimmer {
         cursor.delete();
         removed++;
       }
-      on = cursor.next();
+      on = cursor.nextInRow();
     }
     return removed;
   }
