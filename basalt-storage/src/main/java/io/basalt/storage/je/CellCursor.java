@@ -57,7 +57,8 @@ interface CellCursor extends AutoCloseable {
 
   /**
    * Stores {@code length} bytes of {@code value} from {@code offset} under {@code key} and stays on it; true when
-   * the key was new. Writing cursors only.
+   * the key was new. The cursor may keep {@code value} until {@link #flush}: its bytes must not change before.
+   * Writing cursors only.
    */
   boolean put(byte[] key, byte[] value, int offset, int length);
 

@@ -144,8 +144,11 @@ final class RowChunk {
     return i < size && key.length == rowPrefix.length + at[4 * i + 1] && compareSuffix(i, key, rowPrefix.length) == 0;
   }
 
-  /** Stores {@code value} (kept, not copied) for {@code key}, a key of this row, at index {@code i} from {@link #find}. */
-  void put(int i, byte[] key, byte[] value) {
+  /**
+   * Stores {@code length} bytes of {@code value} from {@code offset} (kept, not copied) for {@code key}, a key of
+   * this row, at index {@code i} from {@link #find}.
+   */
+  void put(int i, byte[] key, byte[] value, int offset, int length) {
     editable();
     if (!keyEquals(i, key)) {
       grow();
@@ -156,8 +159,8 @@ final class RowChunk {
       at[4 * i + 1] = key.length - rowPrefix.length;
     }
     bufs[2 * i + 1] = value;
-    at[4 * i + 2] = 0;
-    at[4 * i + 3] = value.length;
+    at[4 * i + 2] = offset;
+    at[4 * i + 3] = length;
   }
 
   void remove(int i) {

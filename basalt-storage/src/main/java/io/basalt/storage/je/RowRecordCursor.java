@@ -304,10 +304,9 @@ final class RowRecordCursor implements CellCursor {
       leave();
       locateForWrite(key, CellKeyCodec.rowPrefixOf(key));
     }
-    byte[] stored = offset == 0 && length == value.length ? value : Arrays.copyOfRange(value, offset, offset + length);
     int i = chunk.find(key);
     boolean added = !chunk.keyEquals(i, key);
-    chunk.put(i, key, stored);
+    chunk.put(i, key, value, offset, length);
     dirty = true;
     pos = i;
     on = true;
