@@ -190,7 +190,7 @@ final class RegionCatalog {
 
   FamilyStore family(byte[] name) {
     for (FamilyStore f : families) {
-      if (Bytes.compare(f.name(), name) == 0) {
+      if (java.util.Arrays.equals(f.name(), name)) {
         return f;
       }
     }

@@ -320,21 +320,17 @@ final class RowRecordCursor implements CellCursor {
    * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
    */
   private void locateForWrite(byte[] key, byte[] rowPrefix) {
-    if (!jeSearchExact(rowPrefix)) {
-      // No first chunk: a new row (usually), or a wide row whose first chunk went. A key-only search tells which
-      // without reading the value of the record it lands on, which is the next row's for a new row.
-      recordKey.setData(rowPrefix);
-      boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED)
-          == OperationStatus.SUCCESS;
-      if (!found || !CellKeyCodec.startsWith(recordKey.getData(), rowPrefix)) {
-        startRow(rowPrefix, false);
-        // On the next row's record, or past the last: either way a step back from the new row is one JE step.
-        jeAfterChunk = found;
-        jeNothingAfter = !found;
-        return;
-      }
-      loaded(cursor.getCurrent(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    // Key-only: for a new row the search lands on the next row's record, whose value it need not read.
+    recordKey.setData(rowPrefix);
+    boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    if (!found || !CellKeyCodec.startsWith(recordKey.getData(), rowPrefix)) {
+      startRow(rowPrefix, false);
+      // On the next row's record, or past the last: either way a step back from the new row is one JE step.
+      jeAfterChunk = found;
+      jeNothingAfter = !found;
+      return;
     }
+    loaded(cursor.getCurrent(recordKey, recordData, LockMode.READ_UNCOMMITTED));
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
       startRow(rowPrefix, true); // the row's first chunk emptied and went: a new one before the rest
       return;
@@ -452,11 +448,6 @@ final class RowRecordCursor implements CellCursor {
   private boolean jeSearch(byte[] key) {
     recordKey.setData(key);
     return loaded(cursor.getSearchKeyRange(recordKey, recordData, LockMode.READ_UNCOMMITTED));
-  }
-
-  private boolean jeSearchExact(byte[] key) {
-    recordKey.setData(key);
-    return loaded(cursor.getSearchKey(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jeFirst() {
