@@ -12,8 +12,9 @@ public final class Cells {
   private Cells() {}
 
   public static KeyValue toHBase(io.basalt.storage.cell.Cell c) {
-    return new KeyValue(c.row(), c.family(), c.qualifier(), c.timestamp(), KeyValue.Type.codeToType((byte) c.type().code()),
-        c.value());
+    return new KeyValue(c.row(), 0, c.row().length, c.family(), 0, c.family().length, c.qualifier(), 0,
+        c.qualifier().length, c.timestamp(), KeyValue.Type.codeToType((byte) c.type().code()), c.valueArray(),
+        c.valueOffset(), c.valueLength());
   }
 
   public static List<Cell> toHBase(List<io.basalt.storage.cell.Cell> cells) {

@@ -84,17 +84,17 @@ final class ResponseCell implements Cell {
 
   @Override
   public byte[] getValueArray() {
-    return cell.value();
+    return cell.valueArray();
   }
 
   @Override
   public int getValueOffset() {
-    return 0;
+    return cell.valueOffset();
   }
 
   @Override
   public int getValueLength() {
-    return cell.value().length;
+    return cell.valueLength();
   }
 
   /** As a KeyValue without tags: lengths (4 + 4), key, value. */
@@ -121,7 +121,7 @@ final class ResponseCell implements Cell {
   @Override
   public long heapSize() {
     return FIXED_HEAP + ClassSize.align(ClassSize.ARRAY + cell.row().length)
-        + ClassSize.align(ClassSize.ARRAY + cell.qualifier().length) + ClassSize.align(ClassSize.ARRAY + cell.value().length);
+        + ClassSize.align(ClassSize.ARRAY + cell.qualifier().length) + ClassSize.align(ClassSize.ARRAY + cell.valueLength());
   }
 
   @Override

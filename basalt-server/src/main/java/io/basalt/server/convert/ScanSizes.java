@@ -19,7 +19,7 @@ public final class ScanSizes {
   private ScanSizes() {}
 
   public static long heapSize(Cell c) {
-    long length = KEYVALUE_FRAMING + c.row().length + c.family().length + c.qualifier().length + c.value().length;
+    long length = KEYVALUE_FRAMING + c.row().length + c.family().length + c.qualifier().length + c.valueLength();
     return (CELL_OVERHEAD + length + 7) & ~7L;
   }
 

@@ -1,5 +1,8 @@
 package io.basalt.storage.je;
 
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellType;
+
 /**
  * One family's cells seen as a sorted space of {@link io.basalt.storage.cell.CellKeyCodec} keys, whatever the JE
  * records underneath ({@link CellLayout}): every read, write and maintenance walk of a family goes through it,
@@ -54,6 +57,15 @@ interface CellCursor extends AutoCloseable {
 
   /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
   byte[] value();
+
+  /**
+   * The cell the cursor is on, named by the caller (who decoded its key), or null if it was deleted meanwhile. Its
+   * value may be a slice of what the cursor read rather than a copy: a read hands it on without copying again.
+   */
+  default Cell cell(byte[] row, byte[] family, byte[] qualifier, long timestamp, CellType type) {
+    byte[] value = value();
+    return value == null ? null : new Cell(row, family, qualifier, timestamp, type, value);
+  }
 
   /**
    * Stores {@code length} bytes of {@code value} from {@code offset} under {@code key} and stays on it; true when

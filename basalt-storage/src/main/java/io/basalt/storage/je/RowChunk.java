@@ -1,5 +1,7 @@
 package io.basalt.storage.je;
 
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellType;
 import java.util.Arrays;
 
 /**
@@ -105,6 +107,11 @@ final class RowChunk {
   byte[] value(int i) {
     int off = at[4 * i + 2];
     return Arrays.copyOfRange(valueBuf(i), off, off + at[4 * i + 3]);
+  }
+
+  /** Cell {@code i} with the given coordinates, its value a slice of this chunk's bytes (not copied). */
+  Cell cell(int i, byte[] row, byte[] family, byte[] qualifier, long timestamp, CellType type) {
+    return new Cell(row, family, qualifier, timestamp, type, valueBuf(i), at[4 * i + 2], at[4 * i + 3]);
   }
 
   private int compareSuffix(int i, byte[] key, int from) {

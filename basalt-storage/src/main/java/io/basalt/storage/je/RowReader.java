@@ -313,15 +313,14 @@ final class RowReader {
           }
           continue;
         }
-        byte[] value = value();
-        if (value == null) {
+        Cell cell = cursor.cell(row, family.name(), q, decoded.timestamp(), decoded.type());
+        if (cell == null) {
           // Deleted since the cursor reached it (possible only in an optimistic read, which the caller redoes).
           if (!next()) {
             return;
           }
           continue;
         }
-        Cell cell = new Cell(row, family.name(), q, decoded.timestamp(), decoded.type(), value);
         if (filterDone()) {
           return;
         }
@@ -529,10 +528,6 @@ final class RowReader {
       return cursor.refresh();
     }
 
-    /** The value of the key the cursor is on, or null if it was deleted meanwhile. */
-    private byte[] value() {
-      return cursor.value();
-    }
 
     private boolean next() {
       if (oneRow) {

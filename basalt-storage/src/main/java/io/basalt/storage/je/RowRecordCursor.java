@@ -5,7 +5,9 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Put;
+import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.cell.CellType;
 import java.util.Arrays;
 
 /**
@@ -221,6 +223,12 @@ final class RowRecordCursor implements CellCursor {
   @Override
   public byte[] value() {
     return on ? chunk.value(pos) : null;
+  }
+
+  /** The value stays in the record's bytes, which JE copied out for this chunk alone and nothing changes. */
+  @Override
+  public Cell cell(byte[] row, byte[] family, byte[] qualifier, long timestamp, CellType type) {
+    return on ? chunk.cell(pos, row, family, qualifier, timestamp, type) : null;
   }
 
   private boolean enter(int i) {

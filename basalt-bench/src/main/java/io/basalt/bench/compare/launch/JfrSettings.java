@@ -23,11 +23,14 @@ public final class JfrSettings {
 
   private JfrSettings() {}
 
-  /** JVM flags that record into {@code jfr} with these settings, dumped when the JVM exits. */
+  /**
+   * JVM flags that record into {@code jfr} with these settings, dumped when the JVM exits. Without a size limit: JFR's
+   * default keeps the last 250 MB, about ten minutes of a busy server, and a full bench run is an hour.
+   */
   static List<String> jvmFlags(Path logDir, String name) throws IOException {
     Path jfc = write(logDir.resolve(name + ".jfc"));
     return List.of("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH,
-        "-XX:StartFlightRecording=settings=" + jfc.toAbsolutePath() + ",dumponexit=true,filename="
+        "-XX:StartFlightRecording=settings=" + jfc.toAbsolutePath() + ",maxsize=0,dumponexit=true,filename="
             + logDir.toAbsolutePath().resolve(name + ".jfr"));
   }
 
