@@ -528,7 +528,6 @@ final class RowReader {
       return cursor.refresh();
     }
 
-
     private boolean next() {
       if (oneRow) {
         boolean found = cursor.nextInRow();
