@@ -4,12 +4,15 @@ import static io.basalt.storage.cell.Bytes.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.basalt.storage.cell.Cell;
 import io.basalt.storage.error.InvalidMutationException;
 import io.basalt.storage.error.UnknownFamilyException;
+import io.basalt.storage.mutation.RowMutation;
 import io.basalt.storage.read.ReadOptions;
 import io.basalt.storage.read.TimeRange;
 import io.basalt.storage.region.Region;
 import io.basalt.storage.schema.FamilySchema;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ReadTest extends RegionTestBase {
@@ -98,5 +101,33 @@ class ReadTest extends RegionTestBase {
     assertThat(again.descriptor().families()).extracting(FamilySchema::maxVersions).containsExactly(3, 5);
     assertThat(show(get(again, "r"))).containsExactly("f1:a@5=a5", "f1:b@5=b5", "f2:c@5=c5");
     assertThat(again.stats().cellCount()).isEqualTo(11);
+  }
+
+  /**
+   * A row wider than a row record's chunk is several records: a Get reads every one of them and stops at the row's
+   * end without the next row, and the version trim after a put to its last chunk keeps VERSIONS there.
+   */
+  @Test
+  void aRowOfSeveralChunksReadsWholeAndTrimsInItsLastChunk() {
+    Region r = fixture().create(FamilySchema.of("f1").withMaxVersions(2));
+    String wide = "v".repeat(1000);
+    apply(r, row("a").put(F1, of("q"), 1, of("before")));
+    RowMutation.Builder b = row("b");
+    for (int q = 0; q < 60; q++) {
+      b.put(F1, of(String.format("q%03d", q)), 1, of(wide + q));
+    }
+    apply(r, b);
+    apply(r, row("c").put(F1, of("q"), 1, of("after")));
+    for (long ts = 2; ts <= 5; ts++) {
+      apply(r, row("b").put(F1, of("q059"), ts, of("last" + ts)));
+    }
+    List<Cell> all = getAll(r, "b");
+    assertThat(all).hasSize(61).allSatisfy(c -> assertThat(new String(c.row())).isEqualTo("b"));
+    assertThat(show(all.subList(59, 61))).containsExactly("f1:q059@5=last5", "f1:q059@4=last4");
+    assertThat(new String(all.get(30).value())).isEqualTo(wide + 30);
+    assertThat(show(r.get(of("b"), ReadOptions.DEFAULT.withColumns(columns(F1, "q059")).withMaxVersions(5))))
+        .containsExactly("f1:q059@5=last5", "f1:q059@4=last4");
+    assertThat(show(get(r, "a"))).containsExactly("f1:q@1=before");
+    assertThat(show(get(r, "c"))).containsExactly("f1:q@1=after");
   }
 }
