@@ -491,9 +491,6 @@ public final class ClientServiceHandler {
       if (!request.hasScan()) {
         lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
       }
-      if (results.isEmpty() && !lease.cursor.regionDone()) {
-        response.setHeartbeatMessage(true);
-      }
     }
     for (Result r : results) {
       if (c.cellBlocks()) {
@@ -509,6 +506,11 @@ public final class ClientServiceHandler {
     // part (so whether the next region is scanned depends on where the call boundaries fell, as in HBase).
     boolean complete = limitReached || lease.cursor.scanComplete() || results.isEmpty() && lease.cursor.filterDone();
     response.setMoreResultsInRegion(!regionDone).setMoreResults(!complete);
+    // As HBase: an empty answer is a heartbeat only while the scan goes on. The client completes a row left
+    // partial by the call before on an empty answer that is not one, which a row limit reached just there needs.
+    if (results.isEmpty() && !regionDone && !complete) {
+      response.setHeartbeatMessage(true);
+    }
     if (regionDone || limitReached || request.getCloseScanner()) {
       leases.close(lease.id);
     }
