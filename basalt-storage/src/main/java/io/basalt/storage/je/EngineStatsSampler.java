@@ -29,8 +29,10 @@ final class EngineStatsSampler {
         continue;
       }
       regions++;
-      cacheBytes = Math.max(cacheBytes, s.getSharedCacheTotalBytes());
+      // Both parts of the cache are shared by every environment: each reports the process's totals.
+      cacheBytes = Math.max(cacheBytes, s.getSharedCacheTotalBytes() + s.getOffHeapTotalBytes());
       fetchesSoFar += s.getNLNsFetch() + s.getNBINsFetch() + s.getNUpperINsFetch();
+      // (JE counts a miss only when the log is read: a node found off the heap is a hit.)
       missesSoFar += s.getNLNsFetchMiss() + s.getNBINsFetchMiss() + s.getNUpperINsFetchMiss();
       upper += s.getNCachedUpperINs();
       bins += s.getNCachedBINs();
