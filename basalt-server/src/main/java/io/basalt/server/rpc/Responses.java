@@ -25,8 +25,9 @@ final class Responses {
   private Responses() {}
 
   /**
-   * Written straight into a buffer of the connection's allocator (pooled, direct): a scan's cells are copied once,
-   * from the storage's arrays to the socket's memory, with no heap frame in between.
+   * Written into a pooled heap buffer of the connection's allocator, which the socket write copies to direct
+   * memory in one piece. Written straight into direct memory, each of a cell's four arrays was a native copy of its
+   * own: 18% of YCSB E's server CPU (its scans return 1,000 small cells per call).
    */
   static ByteBuf success(ByteBufAllocator alloc, int callId, Message response, List<Cell> cells) {
     ResponseHeader.Builder header = ResponseHeader.newBuilder().setCallId(callId);
@@ -36,7 +37,7 @@ final class Responses {
     }
     ResponseHeader h = header.build();
     int messages = delimitedSize(h) + delimitedSize(response);
-    ByteBuf frame = alloc.ioBuffer(4 + messages + cellBytes);
+    ByteBuf frame = alloc.heapBuffer(4 + messages + cellBytes);
     try {
       frame.writeInt(messages + cellBytes);
       CodedOutputStream out = CodedOutputStream.newInstance(frame.nioBuffer(frame.writerIndex(), messages));
