@@ -4,7 +4,7 @@ import java.util.function.LongSupplier;
 
 /**
  * Settings of one process's storage engine. Every region of the process shares one cache of
- * {@code cacheBytes} (HBase's block cache equivalent): a quarter in the Java heap, the rest off it.
+ * {@code cacheBytes} (HBase's block cache equivalent).
  *
  * @param cacheBytes shared B+-tree cache size, in bytes
  * @param logFileBytes size at which a region's log rolls to a new segment file
@@ -30,23 +30,6 @@ public record StorageConfig(long cacheBytes, long logFileBytes, long asyncFlushM
       throw new IllegalArgumentException("collectorKeysPerSecond must be positive");
     }
   }
-
-  /**
-   * The part of the cache in the Java heap: the B+-tree's internal nodes and the records in use. The rest is
-   * JE's off-heap cache, records and nodes kept as bytes outside the heap. Measured (docs/benchmarks.md): with
-   * the whole cache in the heap, ZGC traced it on every cycle and fell behind buffered writes at 8 threads
-   * (12-22 s of allocation stalls in 15 s runs, 2 GB heap, 512 MB cache); with a quarter in it, under 1 s.
-   */
-  public long heapCacheBytes() {
-    return Math.max(cacheBytes / 4, Math.min(cacheBytes, MIN_HEAP_CACHE_BYTES));
-  }
-
-  /** The part of the cache outside the Java heap: the process uses this much memory beyond -Xmx. */
-  public long offHeapCacheBytes() {
-    return cacheBytes - heapCacheBytes();
-  }
-
-  private static final long MIN_HEAP_CACHE_BYTES = 16L << 20;
 
   public StorageConfig withCacheBytes(long v) {
     return new StorageConfig(v, logFileBytes, asyncFlushMillis, freeDiskBytes, purgeIntervalMillis, collectorKeysPerSecond, clock);

@@ -321,8 +321,8 @@ public final class BenchCommand implements Callable<Integer> {
     h.add("");
     h.add("- started: " + started.format(DateTimeFormatter.RFC_1123_DATE_TIME));
     h.add("- machine: " + machine);
-    h.add(String.format(Locale.ROOT, "- plan: server memory %d MB each (HBase's heap; Basalt's heap and the three "
-            + "quarters of its cache it keeps off the heap), cache %d MB each (Basalt JE cache = HBase block cache), %s s per run, %d runs per workload and target alternating, N = %d client threads, write key "
+    h.add(String.format(Locale.ROOT, "- plan: server heap %d MB each, cache %d MB each (Basalt JE cache = HBase block "
+            + "cache), %s s per run, %d runs per workload and target alternating, N = %d client threads, write key "
             + "space %,d rows, in-cache table %,d rows, 4x-cache table %,d rows, YCSB %,d records of 1 KB",
         plan.heapMb(), plan.cacheMb(), plan.runTime().toMillis() / 1000.0, plan.repetitions(), plan.threads(),
         plan.writeKeyspace(), plan.cachedRows(), plan.uncachedRows(), plan.ycsbRecords()));

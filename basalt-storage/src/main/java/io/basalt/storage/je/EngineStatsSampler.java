@@ -29,10 +29,8 @@ final class EngineStatsSampler {
         continue;
       }
       regions++;
-      // Both parts of the cache are shared by every environment: each reports the process's totals.
-      cacheBytes = Math.max(cacheBytes, s.getSharedCacheTotalBytes() + s.getOffHeapTotalBytes());
+      cacheBytes = Math.max(cacheBytes, s.getSharedCacheTotalBytes());
       fetchesSoFar += s.getNLNsFetch() + s.getNBINsFetch() + s.getNUpperINsFetch();
-      // (JE counts a miss only when the log is read: a node found off the heap is a hit.)
       missesSoFar += s.getNLNsFetchMiss() + s.getNBINsFetchMiss() + s.getNUpperINsFetchMiss();
       upper += s.getNCachedUpperINs();
       bins += s.getNCachedBINs();

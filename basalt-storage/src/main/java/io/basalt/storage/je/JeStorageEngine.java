@@ -136,9 +136,8 @@ public final class JeStorageEngine implements StorageEngine {
     try {
       E env = opener.get();
       // JE sizes a shared cache from the first environment of the process; make it this engine's size.
-      if (env.getConfig().getCacheSize() != config.heapCacheBytes()) {
-        env.setMutableConfig(env.getMutableConfig().setCacheSize(config.heapCacheBytes())
-            .setOffHeapCacheSize(config.offHeapCacheBytes()));
+      if (env.getConfig().getCacheSize() != config.cacheBytes()) {
+        env.setMutableConfig(env.getMutableConfig().setCacheSize(config.cacheBytes()));
       }
       return env;
     } catch (EnvironmentLockedException e) {

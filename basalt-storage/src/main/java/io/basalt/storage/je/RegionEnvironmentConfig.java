@@ -22,8 +22,7 @@ final class RegionEnvironmentConfig {
     ec.setAllowCreate(allowCreate);
     ec.setTransactional(true);
     ec.setSharedCache(true);
-    ec.setCacheSize(config.heapCacheBytes());
-    ec.setOffHeapCacheSize(config.offHeapCacheBytes());
+    ec.setCacheSize(config.cacheBytes());
     ec.setDurability(com.sleepycat.je.Durability.COMMIT_WRITE_NO_SYNC);
     ec.setConfigParam(EnvironmentConfig.LOG_FILE_MAX, Long.toString(config.logFileBytes()));
     ec.setConfigParam(EnvironmentConfig.LOG_FLUSH_NO_SYNC_INTERVAL, config.asyncFlushMillis() + " ms");

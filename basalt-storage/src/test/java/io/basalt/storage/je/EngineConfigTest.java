@@ -14,14 +14,12 @@ import org.junit.jupiter.api.Test;
 class EngineConfigTest extends RegionTestBase {
   @Test
   void regionsShareOneCacheOfTheConfiguredSizeAndUseKeyPrefixing() {
-    fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(128L << 20).withPurgeIntervalMillis(0));
+    fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(24L << 20).withPurgeIntervalMillis(0));
     JeRegion a = (JeRegion) fx.create("a", KeyRange.ALL, FamilySchema.of("f1"));
     JeRegion b = (JeRegion) fx.create("b", KeyRange.ALL, FamilySchema.of("f1"));
     for (JeRegion r : new JeRegion[] {a, b}) {
       assertThat(r.environment().getConfig().getSharedCache()).isTrue();
-      // A quarter in the heap, the rest off it, where the garbage collector does not trace it.
-      assertThat(r.environment().getConfig().getCacheSize()).isEqualTo(32L << 20);
-      assertThat(r.environment().getConfig().getOffHeapCacheSize()).isEqualTo(96L << 20);
+      assertThat(r.environment().getConfig().getCacheSize()).isEqualTo(24L << 20);
       assertThat(r.familyStores().get(0).db().getConfig().getKeyPrefixing()).isTrue();
     }
     assertThat(a.environment().getStats(null).getSharedCacheTotalBytes())

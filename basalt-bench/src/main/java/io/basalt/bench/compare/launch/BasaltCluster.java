@@ -67,7 +67,7 @@ public final class BasaltCluster {
       tiers.add(regionServers);
       for (int i = 0; i < factor; i++) {
         String rs = "regionserver-" + i;
-        regionServers.add(BasaltJvm.start(rs, settings.basaltHeapMb(), settings.jfr(),
+        regionServers.add(BasaltJvm.start(rs, settings.heapMb(), settings.jfr(),
             RegionServerMain.class.getName(),
             List.of("--zookeeper", zookeeper, "--host", "127.0.0.1", "--port", Integer.toString(ports[2 + i]),
                 "--info-port", "-1", "--data-dir", data.resolve(rs).toString(), "--cache-mb",

@@ -33,7 +33,7 @@ public final class BasaltStandalone {
     List<String> args = new ArrayList<>(List.of(dir.resolve("data").toString(), Integer.toString(ports[0]),
         Integer.toString(ports[1]), Integer.toString(ports[2]), Integer.toString(settings.cacheMb())));
     extra.forEach((k, v) -> args.add(k + "=" + v));
-    ChildJvm child = BasaltJvm.start(name, settings.basaltHeapMb(), settings.jfr(), BasaltChildMain.class.getName(), args,
+    ChildJvm child = BasaltJvm.start(name, settings.heapMb(), settings.jfr(), BasaltChildMain.class.getName(), args,
         dir.resolve("logs"));
     return LaunchedTarget.awaitReady(name, "Basalt standalone" + (extra.isEmpty() ? "" : " (" + name + ")"), ports[0],
         1, List.of(List.of(child)), clientSide);

@@ -2,7 +2,6 @@ package io.basalt.bench.compare.raw;
 
 import io.basalt.bench.compare.Plan;
 import io.basalt.bench.compare.launch.ChildJvm;
-import io.basalt.bench.compare.launch.ServerSettings;
 import io.basalt.bench.compare.measure.Figures;
 import io.basalt.bench.report.MarkdownTable;
 import java.io.IOException;
@@ -39,8 +38,7 @@ public final class RawEngine {
     Path data = Files.createDirectories(dir.resolve("data"));
     Path results = dir.resolve("raw-results.tsv");
     Files.deleteIfExists(results);
-    int heapMb = ServerSettings.basaltHeapMb(plan.heapMb(), plan.cacheMb()); // the server's, as the engine's cache
-    List<String> jvm = List.of("-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-XX:+UseZGC",
+    List<String> jvm = List.of("-Xms" + plan.heapMb() + "m", "-Xmx" + plan.heapMb() + "m", "-XX:+UseZGC",
         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     List<String> args = List.of(data.toString(), results.toString(), Integer.toString(plan.cacheMb()),
         Double.toString(plan.runTime().toMillis() / 1000.0), Integer.toString(plan.repetitions()),
