@@ -1,6 +1,7 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.CursorConfig;
+import com.sleepycat.je.CacheMode;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.Transaction;
 
@@ -36,9 +37,16 @@ enum CellLayout {
     return wrap(db.openCursor((Transaction) null, READ), false);
   }
 
-  /** A cursor reading and writing inside {@code txn}; the caller holds the write locks of the rows it touches. */
-  CellCursor openWrite(Database db, Transaction txn) {
-    return wrap(db.openCursor(txn, WRITE), true);
+  /**
+   * A cursor reading and writing inside {@code txn}; the caller holds the write locks of the rows it touches.
+   * {@code cacheMode}: JE's, null for the environment's.
+   */
+  CellCursor openWrite(Database db, Transaction txn, CacheMode cacheMode) {
+    com.sleepycat.je.Cursor c = db.openCursor(txn, WRITE);
+    if (cacheMode != null) {
+      c.setCacheMode(cacheMode);
+    }
+    return wrap(c, true);
   }
 
   private CellCursor wrap(com.sleepycat.je.Cursor c, boolean writable) {

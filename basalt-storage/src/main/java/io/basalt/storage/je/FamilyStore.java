@@ -1,5 +1,6 @@
 package io.basalt.storage.je;
 
+import com.sleepycat.je.CacheMode;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.Transaction;
 import io.basalt.storage.schema.FamilySchema;
@@ -15,6 +16,10 @@ record FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
   }
 
   CellCursor openWrite(Transaction txn) {
-    return layout.openWrite(db, txn);
+    return openWrite(txn, null);
+  }
+
+  CellCursor openWrite(Transaction txn, CacheMode cacheMode) {
+    return layout.openWrite(db, txn, cacheMode);
   }
 }

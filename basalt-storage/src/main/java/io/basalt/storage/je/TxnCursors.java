@@ -1,5 +1,6 @@
 package io.basalt.storage.je;
 
+import com.sleepycat.je.CacheMode;
 import com.sleepycat.je.Transaction;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -10,14 +11,17 @@ import java.util.Map;
  */
 final class TxnCursors implements AutoCloseable {
   private final Transaction txn;
+  private final CacheMode cacheMode;
   private final Map<FamilyStore, CellCursor> open = new IdentityHashMap<>(4);
 
-  TxnCursors(Transaction txn) {
+  /** {@code cacheMode}: JE's for every cursor, null for the environment's. */
+  TxnCursors(Transaction txn, CacheMode cacheMode) {
     this.txn = txn;
+    this.cacheMode = cacheMode;
   }
 
   CellCursor of(FamilyStore family) {
-    return open.computeIfAbsent(family, f -> f.openWrite(txn));
+    return open.computeIfAbsent(family, f -> f.openWrite(txn, cacheMode));
   }
 
   /** Stores every cursor's held-back writes, so reads of other cursors in the transaction see them. */

@@ -254,6 +254,36 @@ class BatchMutationTest extends RegionTestBase {
     pool.shutdown();
   }
 
+  /** Batch-written records leave the cache as they are written (a load fills it with nothing read); single puts stay. */
+  @Test
+  void batchWrittenRecordsLeaveTheCacheAndReadBack() {
+    Region batched = fixture().create("evicted", KeyRange.ALL, FamilySchema.of("f1"));
+    Region single = fixture().create("kept", KeyRange.ALL, FamilySchema.of("f1"));
+    byte[] value = new byte[4096];
+    List<RowMutation> rows = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      rows.add(RowMutation.of(of(String.format("r%06d", i))).put(F1, of("q"), value).build());
+    }
+    long before = cacheBytes(batched);
+    for (int from = 0; from < rows.size(); from += 100) {
+      assertThat(batched.mutateBatch(rows.subList(from, from + 100), Durability.SYNC_WAL).allApplied()).isTrue();
+    }
+    long afterBatches = cacheBytes(batched);
+    for (RowMutation m : rows) {
+      single.mutate(m, Durability.SYNC_WAL);
+    }
+    long afterSingles = cacheBytes(batched);
+    // 8 MB of values: single puts keep them cached, batches only the tree's nodes.
+    assertThat(afterSingles - afterBatches).isGreaterThan(6L << 20);
+    assertThat(afterBatches - before).isLessThan((afterSingles - afterBatches) / 4);
+    assertThat(batched.get(of("r001234"), ReadOptions.DEFAULT)).singleElement()
+        .satisfies(c -> assertThat(c.value()).isEqualTo(value));
+  }
+
+  private static long cacheBytes(Region r) {
+    return ((JeRegion) r).environment().getStats(null).getSharedCacheTotalBytes();
+  }
+
   private static void assertOneGeneration(List<Cell> cells) {
     if (cells.isEmpty()) {
       return;
