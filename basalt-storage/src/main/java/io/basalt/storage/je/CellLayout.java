@@ -1,7 +1,7 @@
 package io.basalt.storage.je;
 
-import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.CacheMode;
+import com.sleepycat.je.CursorConfig;
 import com.sleepycat.je.Database;
 import com.sleepycat.je.Transaction;
 
