@@ -354,6 +354,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     h.add("- latencies are per client operation (a scan: per row; scanRange100: per 100-row scan; buffered writes: "
         + "per mutate call, with the final flush in the run's time)");
+    h.add("- PE's reads (randomRead, scan, scanRange100) run once unmeasured on each target before their measured "
+        + "runs (at most 10 s), so that a short run (a full scan of the in-cache table) measures the servers' "
+        + "compiled read paths, not their JIT warm-up");
     return h;
   }
 

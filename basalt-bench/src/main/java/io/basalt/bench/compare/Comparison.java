@@ -27,9 +27,13 @@ import org.apache.hadoop.hbase.client.Connection;
 /**
  * Runs every workload against every target, alternating (A B A B ..., or A B C A B C ... with three targets) so
  * that drift of a shared machine hits all alike, and measures each run on the client (operations, latency) and,
- * for servers the bench started, on the server (/proc counters and GC logs, summed over a cluster's processes). A workload's data set is loaded on each target just before its first run.
+ * for servers the bench started, on the server (/proc counters and GC logs, summed over a cluster's processes). A
+ * workload's data set is loaded on each target just before its first run, and a workload that {@link
+ * Workload#warmsUp} runs once unmeasured on each target before its measured runs.
  */
 public final class Comparison {
+  private static final Duration WARM_UP_MAX = Duration.ofSeconds(10);
+
   private final Plan plan;
   private final List<Target> targets;
   private final ProgressBar progress;
@@ -70,6 +74,12 @@ public final class Comparison {
             times.put(t.name(), Duration.ofNanos(System.nanoTime() - t0));
           }
           loads.put(data.tableName(), times);
+        }
+        if (w.warmsUp()) {
+          for (Target t : targets) {
+            progress.status("warming up " + id(w) + " on " + t.name());
+            Driver.drive(w.prepare(connections.get(t.name()), opsLimit(w)), w.threads(), warmUpTime());
+          }
         }
         Map<String, List<RunFigures>> runs = new LinkedHashMap<>();
         for (int rep = 0; rep < plan.repetitions(); rep++) {
@@ -114,6 +124,12 @@ public final class Comparison {
     ServerWindow.Totals s = window.close(id(w) + " on " + t.name());
     return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), s.cpuNanos(), s.residentBytes(),
         s.diskWriteBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis());
+  }
+
+  /** A warm-up run's budget: the run time, at most 10 s. */
+  private Duration warmUpTime() {
+    Duration run = plan.runTime();
+    return run.compareTo(WARM_UP_MAX) < 0 ? run : WARM_UP_MAX;
   }
 
   /** Writes stop at the write key space; reads and YCSB run for the time budget (YCSB sizes its key chooser by it). */

@@ -52,6 +52,11 @@ public record PeWorkload(Kind kind, String label, PeTable table, int threads, bo
   }
 
   @Override
+  public boolean warmsUp() {
+    return !kind.writes();
+  }
+
+  @Override
   public DataSet dataSet() {
     return table;
   }
