@@ -5,9 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.basalt.server.security.ServerSecurity;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -18,8 +16,8 @@ import java.util.function.Supplier;
 
 /** An HBase-protocol RPC endpoint on one port, serving whatever services its dispatcher has. */
 public final class RpcServer implements AutoCloseable {
-  private final EventLoopGroup boss = new NioEventLoopGroup(1);
-  private final EventLoopGroup workers = new NioEventLoopGroup(2);
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
   private final ThreadPoolExecutor handlers;
   private final Channel channel;
 
@@ -36,9 +34,12 @@ public final class RpcServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     });
+    Transport transport = Transport.choose();
+    boss = transport.group(1);
+    workers = transport.group(2);
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
-        .channel(NioServerSocketChannel.class)
+        .channel(transport.serverChannel())
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(new ChannelInitializer<SocketChannel>() {

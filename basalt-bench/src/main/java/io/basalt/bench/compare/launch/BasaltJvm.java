@@ -15,6 +15,12 @@ final class BasaltJvm {
   static final List<String> FLAGS = List.of("-XX:+UseZGC", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
       "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
 
+  /**
+   * Extra JVM flags for every Basalt process the bench starts, for diagnosis (a native profiler's
+   * {@code -agentpath:...}, a collector's logging); results measured with them are not comparable.
+   */
+  static final String EXTRA_FLAGS_ENV = "BASALT_BENCH_SERVER_OPTS";
+
   private BasaltJvm() {}
 
   /**
@@ -28,6 +34,10 @@ final class BasaltJvm {
     jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     if (jfr) {
       jvm.addAll(JfrSettings.jvmFlags(logDir, name));
+    }
+    String extra = System.getenv(EXTRA_FLAGS_ENV);
+    if (extra != null && !extra.isBlank()) {
+      jvm.addAll(List.of(extra.trim().split("\\s+")));
     }
     return ChildJvm.start(name, jvm, Classpaths.basalt(), mainClass, args, logDir);
   }
