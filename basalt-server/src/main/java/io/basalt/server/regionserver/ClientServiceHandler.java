@@ -15,6 +15,7 @@ import io.basalt.storage.region.Region;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellScanner;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
@@ -206,18 +207,48 @@ public final class ClientServiceHandler {
 
   // ------------------------------------------------------------------ Multi
 
+  /**
+   * Region actions are read in order (their cells follow one another in the request's cell block), and each one's
+   * Puts and Deletes collected last are applied afterwards, the regions' batches in parallel when every action
+   * names another region: no action can then see another's rows, as none shares a region.
+   */
   public MultiResponse multi(CallController c, MultiRequest request) throws IOException {
     CellScanner cells = c.requestCellScanner();
     long nonceGroup = request.hasNonceGroup() ? request.getNonceGroup() : 0;
     MultiResponse.Builder response = MultiResponse.newBuilder();
-    for (RegionAction action : request.getRegionActionList()) {
-      response.addRegionActionResult(regionAction(c, action, cells, nonceGroup, response));
+    List<RegionAction> actions = request.getRegionActionList();
+    boolean deferWrites = actions.size() > 1 && distinctRegions(actions);
+    RegionActionResult[] results = new RegionActionResult[actions.size()];
+    List<Runnable> writes = new ArrayList<>();
+    for (int i = 0; i < actions.size(); i++) {
+      int at = i;
+      Supplier<RegionActionResult> outcome = regionAction(c, actions.get(i), cells, nonceGroup, response);
+      if (deferWrites) {
+        writes.add(() -> results[at] = outcome.get());
+      } else {
+        results[at] = outcome.get();
+      }
+    }
+    SharedWork.runAll(writes.toArray(new Runnable[0]));
+    for (RegionActionResult r : results) {
+      response.addRegionActionResult(r);
     }
     return response.build();
   }
 
-  private RegionActionResult regionAction(CallController c, RegionAction action, CellScanner cells, long nonceGroup,
-      MultiResponse.Builder response) throws IOException {
+  private static boolean distinctRegions(List<RegionAction> actions) {
+    java.util.Set<org.apache.hbase.thirdparty.com.google.protobuf.ByteString> seen = new java.util.HashSet<>();
+    for (RegionAction a : actions) {
+      if (!seen.add(a.getRegion().getValue())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Runs what of {@code action} must run in order; the result's supplier applies its last collected writes. */
+  private Supplier<RegionActionResult> regionAction(CallController c, RegionAction action, CellScanner cells,
+      long nonceGroup, MultiResponse.Builder response) throws IOException {
     RegionActionResult.Builder result = RegionActionResult.newBuilder();
     HostedRegion region;
     boolean stale = false;
@@ -232,7 +263,7 @@ public final class ClientServiceHandler {
       }
     } catch (IOException e) {
       skipCells(action, cells);
-      return result.setException(exception(e)).build();
+      return done(result.setException(exception(e)).build());
     }
     if (action.getAtomic() || action.hasCondition()) {
       try {
@@ -261,7 +292,7 @@ public final class ClientServiceHandler {
       } catch (IOException | RuntimeException e) {
         result.setException(exception(ServerErrors.toIOException(e)));
       }
-      return result.build();
+      return done(result.build());
     }
     ResultOrException[] outcomes = new ResultOrException[action.getActionCount()];
     PendingWrites pending = new PendingWrites(region);
@@ -311,11 +342,17 @@ public final class ClientServiceHandler {
       }
       outcomes[i] = roe.build();
     }
-    pending.apply(outcomes);
-    for (ResultOrException roe : outcomes) {
-      result.addResultOrException(roe);
-    }
-    return result.build();
+    return () -> {
+      pending.apply(outcomes);
+      for (ResultOrException roe : outcomes) {
+        result.addResultOrException(roe);
+      }
+      return result.build();
+    };
+  }
+
+  private static Supplier<RegionActionResult> done(RegionActionResult result) {
+    return () -> result;
   }
 
   /**
