@@ -11,7 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.apache.hadoop.hbase.exceptions.RequestTooBigException;
@@ -33,7 +33,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
 
   private final CallDispatcher dispatcher;
-  private final ExecutorService handlers;
+  private final Executor handlers;
   private final Supplier<String> clusterId;
   private final int maxRequestBytes;
   private final Authentication auth;
@@ -44,7 +44,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   /** Set when the connection is being closed for a fatal error: nothing it sends after that is run. */
   private boolean refused;
 
-  ConnectionHandler(CallDispatcher dispatcher, ExecutorService handlers, Supplier<String> clusterId, int maxRequestBytes,
+  ConnectionHandler(CallDispatcher dispatcher, Executor handlers, Supplier<String> clusterId, int maxRequestBytes,
       Authentication auth) {
     this.auth = auth;
     this.dispatcher = dispatcher;

@@ -8,17 +8,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.basalt.server.security.ServerSecurity;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /** An HBase-protocol RPC endpoint on one port, serving whatever services its dispatcher has. */
 public final class RpcServer implements AutoCloseable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
-  private final ThreadPoolExecutor handlers;
+  private final HandlerPool handlers;
   private final Channel channel;
 
   /**
@@ -28,12 +25,7 @@ public final class RpcServer implements AutoCloseable {
    */
   public RpcServer(String name, InetSocketAddress bind, CallDispatcher dispatcher, Supplier<String> clusterId,
       int handlerCount, int maxRequestBytes, ServerSecurity security) throws InterruptedException {
-    AtomicInteger n = new AtomicInteger();
-    handlers = new ThreadPoolExecutor(handlerCount, handlerCount, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
-      Thread t = new Thread(r, name + "-handler-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    handlers = new HandlerPool(name, handlerCount, 10_000);
     Transport transport = Transport.choose();
     boss = transport.group(1);
     workers = transport.group(2);
@@ -63,7 +55,7 @@ public final class RpcServer implements AutoCloseable {
     channel.close().syncUninterruptibly();
     boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    handlers.shutdown();
+    handlers.close();
     try {
       handlers.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
