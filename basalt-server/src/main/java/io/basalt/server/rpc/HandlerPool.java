@@ -14,6 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * that handlers drain before going idle.
  */
 final class HandlerPool implements Executor, AutoCloseable {
+  /** Handed to an idle handler to send it to the queue. */
+  private static final Runnable TAKE_FROM_QUEUE = () -> {};
+
   private final ConcurrentLinkedDeque<Handler> idle = new ConcurrentLinkedDeque<>();
   private final ArrayBlockingQueue<Runnable> waiting;
   private final Handler[] handlers;
@@ -36,8 +39,15 @@ final class HandlerPool implements Executor, AutoCloseable {
     Handler h = idle.pollFirst();
     if (h != null) {
       h.give(call);
-    } else if (!waiting.offer(call)) {
+      return;
+    }
+    if (!waiting.offer(call)) {
       throw new RejectedExecutionException("call queue full");
+    }
+    // A handler that went idle after our look at the stack may have missed the queued call: wake one to take it.
+    Handler late = idle.pollFirst();
+    if (late != null) {
+      late.give(TAKE_FROM_QUEUE);
     }
   }
 
@@ -113,20 +123,20 @@ final class HandlerPool implements Executor, AutoCloseable {
     /** Goes idle until handed a call (null: closing, or a call to take from the queue instead). */
     private Runnable awaitCall() {
       idle.push(this);
-      // A call queued between our poll and the push found no idle handler: take it back from the stack and serve it.
+      // A call queued between our poll and the push found no idle handler: leave the stack and serve it (else a
+      // caller has taken us off the stack and hands us a call, or sends us to the queue).
       if (!waiting.isEmpty() && idle.removeFirstOccurrence(this)) {
         return null;
       }
       while (given == null) {
-        if (closed) {
-          idle.removeFirstOccurrence(this);
-          return given; // one handed over just now still runs
+        if (closed && idle.removeFirstOccurrence(this)) {
+          return null; // no caller took us off the stack, so none hands us a call
         }
         LockSupport.park(this);
       }
       Runnable call = given;
       given = null;
-      return call;
+      return call == TAKE_FROM_QUEUE ? null : call;
     }
   }
 }

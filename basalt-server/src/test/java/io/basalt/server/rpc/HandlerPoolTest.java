@@ -90,6 +90,33 @@ class HandlerPoolTest {
     }
   }
 
+  /**
+   * Bursts onto an idle pool, each waited for before the next: a call queued while a handler was going idle must
+   * still run once the burst is over (nothing else would come to take it).
+   */
+  @Test
+  void noCallIsLeftInTheQueueWhenTheLoadStops() throws Exception {
+    HandlerPool pool = new HandlerPool("t", 2, 1_000);
+    try {
+      for (int round = 0; round < 3_000; round++) {
+        CountDownLatch burst = new CountDownLatch(6);
+        Thread other = new Thread(() -> {
+          for (int i = 0; i < 3; i++) {
+            pool.execute(burst::countDown);
+          }
+        });
+        other.start();
+        for (int i = 0; i < 3; i++) {
+          pool.execute(burst::countDown);
+        }
+        other.join();
+        assertThat(burst.await(10, TimeUnit.SECONDS)).as("round %d", round).isTrue();
+      }
+    } finally {
+      pool.close();
+    }
+  }
+
   @Test
   void closeLetsQueuedCallsFinishThenRefuses() throws Exception {
     HandlerPool pool = new HandlerPool("t", 1, 10);
