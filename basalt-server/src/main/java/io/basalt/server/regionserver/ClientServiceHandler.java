@@ -14,7 +14,9 @@ import io.basalt.storage.read.TimeRange;
 import io.basalt.storage.region.Region;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellScanner;
@@ -44,6 +46,7 @@ import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ResultOrEx
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ScanRequest;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.ClientProtos.ScanResponse;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HBaseProtos.NameBytesPair;
+import org.apache.hbase.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * HBase's ClientService on the regions of a {@link RegionServer}: Get, Mutate, Multi and Scan. Results go
@@ -237,7 +240,7 @@ public final class ClientServiceHandler {
   }
 
   private static boolean distinctRegions(List<RegionAction> actions) {
-    java.util.Set<org.apache.hbase.thirdparty.com.google.protobuf.ByteString> seen = new java.util.HashSet<>();
+    Set<ByteString> seen = new HashSet<>();
     for (RegionAction a : actions) {
       if (!seen.add(a.getRegion().getValue())) {
         return false;
