@@ -35,10 +35,7 @@ final class BasaltJvm {
     if (jfr) {
       jvm.addAll(JfrSettings.jvmFlags(logDir, name));
     }
-    String extra = System.getenv(EXTRA_FLAGS_ENV);
-    if (extra != null && !extra.isBlank()) {
-      jvm.addAll(List.of(extra.trim().split("\\s+")));
-    }
+    jvm.addAll(ChildJvm.flagsFromEnv(EXTRA_FLAGS_ENV));
     return ChildJvm.start(name, jvm, Classpaths.basalt(), mainClass, args, logDir);
   }
 }

@@ -54,6 +54,12 @@ public final class ChildJvm implements AutoCloseable {
     return new ChildJvm(process, log, gcLog, started);
   }
 
+  /** The JVM flags an environment variable holds, split at white space (none when it is unset). */
+  static List<String> flagsFromEnv(String name) {
+    String flags = System.getenv(name);
+    return flags == null || flags.isBlank() ? List.of() : List.of(flags.trim().split("\\s+"));
+  }
+
   private static String watchdogLocation() {
     try {
       return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();

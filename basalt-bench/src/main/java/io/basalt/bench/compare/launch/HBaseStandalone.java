@@ -17,6 +17,9 @@ import org.apache.hadoop.conf.Configuration;
  * its block cache fraction is set so the block cache holds exactly Basalt's cache bytes.
  */
 public final class HBaseStandalone {
+  /** Extra JVM flags for the HBase servers the bench starts (as {@link BasaltJvm#EXTRA_FLAGS_ENV}). */
+  static final String EXTRA_FLAGS_ENV = "HBASE_BENCH_SERVER_OPTS";
+
   /** HBase's own flags for running on JDK 17 (bin/hbase). */
   static final List<String> JDK17_FLAGS = List.of(
       "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
@@ -59,6 +62,7 @@ public final class HBaseStandalone {
         "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true", "-Dzookeeper.admin.enableServer=false",
         "-Djava.io.tmpdir=" + tmp));
     jvm.addAll(JDK17_FLAGS);
+    jvm.addAll(ChildJvm.flagsFromEnv(EXTRA_FLAGS_ENV));
     ChildJvm child = ChildJvm.start(name, jvm, conf + java.io.File.pathSeparator + classpath,
         "org.apache.hadoop.hbase.master.HMaster", List.of("start"), dir.resolve("logs"));
     return LaunchedTarget.awaitReady(name, "HBase 2.6.4 standalone" + (extra.isEmpty() ? "" : " (" + name + ")"),
