@@ -29,6 +29,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -57,6 +59,8 @@ final class JeRegion implements Region {
    * unchanged knows its cursors still sit where the last row's walk left them (see JeScanner).
    */
   private final AtomicLong changes = new AtomicLong();
+  /** Scanners holding JE cursors between calls: their cursors are closed before any family database is. */
+  private final Set<JeScanner> cursorHolders = ConcurrentHashMap.newKeySet();
   private final Runnable onClose;
   private final RegionCatalog catalog;
   private final CellCounter cellCount;
@@ -201,6 +205,21 @@ final class JeRegion implements Region {
    */
   long changeCount() {
     return writable() ? changes.get() : changes.incrementAndGet();
+  }
+
+  void holdsCursors(JeScanner scanner) {
+    cursorHolders.add(scanner);
+  }
+
+  void releasedCursors(JeScanner scanner) {
+    cursorHolders.remove(scanner);
+  }
+
+  /** JE refuses to close a database with cursors open: called with the guard held exclusively, before that. */
+  private void releaseScannerCursors() {
+    for (JeScanner scanner : List.copyOf(cursorHolders)) {
+      scanner.releaseCursors();
+    }
   }
 
   /** Whether this copy takes writes now. */
@@ -397,6 +416,7 @@ final class JeRegion implements Region {
       if (closed) {
         throw new RegionClosedException("region " + dir + " is closed");
       }
+      releaseScannerCursors();
       if (writable()) {
         catalog.alterFamilies(newDescriptor);
       } else {
@@ -418,6 +438,7 @@ final class JeRegion implements Region {
     guard.writeLock().lock();
     try {
       if (!closed) {
+        releaseScannerCursors();
         catalog.reload();
         if (writable()) {
           catalog.storeIfChanged(); // a daughter's range its log did not hold yet (see RegionCatalog#reload)
@@ -502,6 +523,7 @@ final class JeRegion implements Region {
       }
       closed = true;
       try {
+        releaseScannerCursors();
         if (!env.isValid()) {
           closeInvalid();
           return;

@@ -13,12 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A scan over a {@link JeRegion}. Between calls it keeps only where to resume (a row bound) and the rest of
- * a row being returned in batches; cursors live only within one {@link #next} call.
+ * A scan over a {@link JeRegion}. Between calls it keeps where to resume (a row bound), the rest of a row being
+ * returned in batches, and its JE cursors (one per family), until the scan ends in the region or is closed; the
+ * region closes them first if it closes a family database (JE refuses to with cursors open), and the next call
+ * then opens fresh ones and seeks from the resume bound.
  *
- * <p>Within a call a forward scan searches the B+-tree once per family, not once per row: the walk of a row
- * leaves each cursor on the first key past it, which is where the next row starts. That holds only while no
- * write changed the region's keys in between, which {@link JeRegion#changeCount} tells; else rows are sought.
+ * <p>A forward scan searches the B+-tree once per family, not once per row or per call: the walk of a row leaves
+ * each cursor on the first key past it, which is where the next row starts. That holds only while no write
+ * changed the region's keys in between, which {@link JeRegion#changeCount} tells; else rows are sought.
+ *
+ * <p>Calls come on whichever RPC handler is free. JE's non-sticky {@code READ_UNCOMMITTED} cursors take no locks,
+ * the one thing JE ties to the opening thread; calls on one scanner do not overlap ({@code synchronized}).
  */
 final class JeScanner implements RegionScanner {
   private final JeRegion region;
@@ -52,6 +57,8 @@ final class JeScanner implements RegionScanner {
   private final boolean[] closedFamilies;
   private boolean done;
   private boolean complete;
+  /** Open between calls while the scan goes on in this region; null when none are. */
+  private CellCursor[] cursors;
 
   JeScanner(JeRegion region, ScanSpec spec, List<FamilyStore> families) {
     this.region = region;
@@ -118,7 +125,12 @@ final class JeScanner implements RegionScanner {
     if (isDone()) {
       return List.of();
     }
-    return region.whileOpen(() -> nextOpen(budget));
+    // The region's guard first, then this scanner: a region closing (guard held) takes this scanner's lock.
+    return region.whileOpen(() -> {
+      synchronized (this) {
+        return nextOpen(budget);
+      }
+    });
   }
 
   private List<RowResult> nextOpen(ScanBudget budget) {
@@ -128,11 +140,15 @@ final class JeScanner implements RegionScanner {
     List<RowResult> out = new ArrayList<>();
     long[] bytes = {0};
     int newRows = 0;
-    nextKeys = null; // positions from an earlier call may be stale
-    startsChangeCount = region.changeCount();
+    if (cursors == null) {
+      nextKeys = null; // fresh cursors sit nowhere yet
+      startsChangeCount = region.changeCount();
+      cursors = Cursors.open(families);
+      region.holdsCursors(this);
+    }
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
     RowReader reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
-    CellCursor[] cursors = Cursors.open(families);
+    boolean failed = true;
     try {
       while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
         if (pending != null) {
@@ -195,8 +211,11 @@ final class JeScanner implements RegionScanner {
         pendingRow = row;
         pendingAfter = outcome.after();
       }
+      failed = false;
     } finally {
-      Cursors.close(cursors);
+      if (failed || done) {
+        releaseCursors();
+      }
     }
     int last = out.size() - 1;
     if (done && pending == null && last >= 0 && out.get(last).partial()) {
@@ -268,15 +287,15 @@ final class JeScanner implements RegionScanner {
       return false;
     }
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
-    CellCursor[] cursors = Cursors.open(families);
+    CellCursor[] fresh = Cursors.open(families);
     try {
-      for (int f = after.family(); f < cursors.length; f++) {
+      for (int f = after.family(); f < fresh.length; f++) {
         boolean own = f == after.family();
         byte[] from = own ? after.from() : rowPrefix;
         if (from == null || closedFamilies[f]) {
           continue;
         }
-        CellCursor c = cursors[f];
+        CellCursor c = fresh[f];
         c.valuesWithMoves(false);
         if (!c.seek(from)) {
           continue;
@@ -290,7 +309,7 @@ final class JeScanner implements RegionScanner {
       }
       return false;
     } finally {
-      Cursors.close(cursors);
+      Cursors.close(fresh);
     }
   }
 
@@ -363,9 +382,20 @@ final class JeScanner implements RegionScanner {
     return on ? CellKeyCodec.decodeRow(c.key()) : null;
   }
 
+  /** Closes the cursors; a later call (if the scan goes on) opens new ones and seeks where it left off. */
+  synchronized void releaseCursors() {
+    if (cursors != null) {
+      Cursors.close(cursors);
+      cursors = null;
+      nextKeys = null;
+      region.releasedCursors(this);
+    }
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
     done = true;
     pending = null;
+    releaseCursors();
   }
 }
