@@ -15,11 +15,6 @@ enum CellLayout {
   /** Format 2: one JE record per row of a family (a few for a wide row), see {@link RowChunk}. */
   ROW_RECORDS;
 
-  /**
-   * Non-sticky: JE moves the cursor itself instead of a clone per step (a clone is a cursor, a locker and a lock
-   * record: most of a scan's allocation), and a failed move leaves it unpositioned, which every user allows for.
-   */
-  private static final CursorConfig READ = new CursorConfig().setReadUncommitted(true).setNonSticky(true);
   private static final CursorConfig WRITE = new CursorConfig().setNonSticky(true);
 
   static CellLayout ofFormat(int formatVersion) {
@@ -32,9 +27,11 @@ enum CellLayout {
     throw new IllegalArgumentException("no cell layout for region format " + formatVersion);
   }
 
-  /** A cursor reading without locks and outside any transaction. */
-  CellCursor openRead(Database db) {
-    return wrap(db.openCursor((Transaction) null, READ), false);
+  /** A cursor reading without locks and outside any transaction, on a JE cursor of {@code pool}, returned to it on close. */
+  CellCursor wrapRead(ReadCursors pool) {
+    com.sleepycat.je.Cursor c = pool.take();
+    return this == CELL_RECORDS ? new CellRecordCursor(c, pool::giveBack)
+        : new RowRecordCursor(c, false, RowRecordCursor.CHUNK_BYTES, pool::giveBack);
   }
 
   /**
@@ -50,7 +47,8 @@ enum CellLayout {
   }
 
   private CellCursor wrap(com.sleepycat.je.Cursor c, boolean writable) {
-    return this == CELL_RECORDS ? new CellRecordCursor(c) : new RowRecordCursor(c, writable, RowRecordCursor.CHUNK_BYTES);
+    return this == CELL_RECORDS ? new CellRecordCursor(c, com.sleepycat.je.Cursor::close)
+        : new RowRecordCursor(c, writable, RowRecordCursor.CHUNK_BYTES, com.sleepycat.je.Cursor::close);
   }
 
   /** Cells with keys in {@code [from, to)} (null bounds are open), for statistics: counted, never fetched. */
@@ -60,7 +58,7 @@ enum CellLayout {
     }
     // Each record says how many cells it holds in its first bytes: read only those.
     long n = 0;
-    try (com.sleepycat.je.Cursor c = db.openCursor((Transaction) null, READ)) {
+    try (com.sleepycat.je.Cursor c = db.openCursor((Transaction) null, ReadCursors.CONFIG)) {
       com.sleepycat.je.DatabaseEntry key = new com.sleepycat.je.DatabaseEntry();
       com.sleepycat.je.DatabaseEntry data = new com.sleepycat.je.DatabaseEntry();
       data.setPartial(0, 6, true);

@@ -13,6 +13,8 @@ import com.sleepycat.je.Put;
  */
 final class CellRecordCursor implements CellCursor {
   private final Cursor cursor;
+  /** Closes the JE cursor, or returns it to the pool it came from. */
+  private final java.util.function.Consumer<Cursor> release;
   private final DatabaseEntry key = new DatabaseEntry();
   /** Takes no bytes: the key of a value read whose key is already known. */
   private final DatabaseEntry noKey = Cursors.noData();
@@ -21,8 +23,9 @@ final class CellRecordCursor implements CellCursor {
   /** The value the last move brought. */
   private boolean valueRead;
 
-  CellRecordCursor(Cursor cursor) {
+  CellRecordCursor(Cursor cursor, java.util.function.Consumer<Cursor> release) {
     this.cursor = cursor;
+    this.release = release;
   }
 
   @Override
@@ -138,6 +141,6 @@ final class CellRecordCursor implements CellCursor {
 
   @Override
   public void close() {
-    cursor.close();
+    release.accept(cursor);
   }
 }

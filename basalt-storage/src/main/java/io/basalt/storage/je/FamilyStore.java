@@ -6,13 +6,38 @@ import com.sleepycat.je.Transaction;
 import io.basalt.storage.schema.FamilySchema;
 
 /** One column family of a region: its settings, the JE database holding its cells and how they are laid out there. */
-record FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
+final class FamilyStore {
+  private final FamilySchema schema;
+  private final Database db;
+  private final CellLayout layout;
+  private final ReadCursors readCursors;
+
+  FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
+    this.schema = schema;
+    this.db = db;
+    this.layout = layout;
+    this.readCursors = new ReadCursors(db);
+  }
+
+  FamilySchema schema() {
+    return schema;
+  }
+
+  Database db() {
+    return db;
+  }
+
+  CellLayout layout() {
+    return layout;
+  }
+
   byte[] name() {
     return schema.name();
   }
 
+  /** A cursor reading without locks and outside any transaction; its JE cursor is reused (see {@link ReadCursors}). */
   CellCursor openRead() {
-    return layout.openRead(db);
+    return layout.wrapRead(readCursors);
   }
 
   CellCursor openWrite(Transaction txn) {
@@ -21,5 +46,11 @@ record FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
 
   CellCursor openWrite(Transaction txn, CacheMode cacheMode) {
     return layout.openWrite(db, txn, cacheMode);
+  }
+
+  /** Closes the database, and first the read cursors kept for reuse; no cursor of it may be in use. */
+  void close() {
+    readCursors.close();
+    db.close();
   }
 }

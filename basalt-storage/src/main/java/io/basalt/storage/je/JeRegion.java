@@ -61,6 +61,7 @@ final class JeRegion implements Region {
   private final AtomicLong changes = new AtomicLong();
   /** Scanners holding JE cursors between calls: their cursors are closed before any family database is. */
   private final Set<JeScanner> cursorHolders = ConcurrentHashMap.newKeySet();
+  private final boolean cursorsOutliveCalls;
   private final Runnable onClose;
   private final RegionCatalog catalog;
   private final CellCounter cellCount;
@@ -92,6 +93,7 @@ final class JeRegion implements Region {
     this.writable = writable;
     this.onClose = onClose;
     Map<Durability, TransactionConfig> commits = CommitPolicies.of(env instanceof ReplicatedEnvironment);
+    this.cursorsOutliveCalls = ReadCursors.outliveCalls(env);
     this.catalog = new RegionCatalog(env, metadata, commits.get(Durability.FSYNC_WAL));
     this.cellCount = new CellCounter(dir, env, catalog);
     boolean canWrite = writable.getAsBoolean();
@@ -205,6 +207,11 @@ final class JeRegion implements Region {
    */
   long changeCount() {
     return writable() ? changes.get() : changes.incrementAndGet();
+  }
+
+  /** See {@link ReadCursors#outliveCalls}. */
+  boolean cursorsOutliveCalls() {
+    return cursorsOutliveCalls;
   }
 
   void holdsCursors(JeScanner scanner) {

@@ -23,7 +23,9 @@ import java.util.List;
  * changed the region's keys in between, which {@link JeRegion#changeCount} tells; else rows are sought.
  *
  * <p>Calls come on whichever RPC handler is free. JE's non-sticky {@code READ_UNCOMMITTED} cursors take no locks,
- * the one thing JE ties to the opening thread; calls on one scanner do not overlap ({@code synchronized}).
+ * the one thing JE ties to the opening thread in a plain environment; calls on one scanner do not overlap
+ * ({@code synchronized}). A replicated environment's cursor must be closed on the thread that opened it, so there
+ * they are closed at the end of each call ({@link ReadCursors#outliveCalls}) and each call searches afresh.
  */
 final class JeScanner implements RegionScanner {
   private final JeRegion region;
@@ -213,7 +215,7 @@ final class JeScanner implements RegionScanner {
       }
       failed = false;
     } finally {
-      if (failed || done) {
+      if (failed || done || !region.cursorsOutliveCalls()) {
         releaseCursors();
       }
     }

@@ -120,7 +120,7 @@ final class RegionCatalog {
       metadata = narrower ? logged.with(logged.descriptor().withRange(mine), true) : logged;
     }
     if (families != null) {
-      families.forEach(f -> f.db().close());
+      families.forEach(FamilyStore::close);
     }
     families = openFamilies(metadata.descriptor(), false);
   }
@@ -144,10 +144,10 @@ final class RegionCatalog {
     RegionDescriptor updated = newDescriptor.withRange(range());
     for (FamilyStore f : families) {
       if (updated.family(f.name()).isEmpty()) {
-        f.db().close();
+        f.close();
         env.removeDatabase(null, familyDbName(f.name()));
       } else {
-        f.db().close();
+        f.close();
       }
     }
     writeMetadata(metadata.with(updated, metadata.pendingCollection()));
@@ -157,7 +157,7 @@ final class RegionCatalog {
   /** Closes the family databases (those opened so far) and {@code basalt.meta}. */
   void closeDatabases() {
     if (families != null) {
-      families.forEach(f -> f.db().close());
+      families.forEach(FamilyStore::close);
     }
     metaDb.close();
   }

@@ -27,6 +27,8 @@ final class RowRecordCursor implements CellCursor {
   static final int CHUNK_BYTES = 16 << 10;
 
   private final Cursor cursor;
+  /** Closes the JE cursor, or returns it to the pool it came from. */
+  private final java.util.function.Consumer<Cursor> release;
   private final boolean writable;
   private final int chunkBytes;
   private final DatabaseEntry recordKey = new DatabaseEntry();
@@ -56,8 +58,9 @@ final class RowRecordCursor implements CellCursor {
   private boolean jeNothingAfter;
   private byte[] keyCache;
 
-  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes) {
+  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, java.util.function.Consumer<Cursor> release) {
     this.cursor = cursor;
+    this.release = release;
     this.writable = writable;
     this.chunkBytes = chunkBytes;
   }
@@ -497,7 +500,7 @@ final class RowRecordCursor implements CellCursor {
       store();
       storeParked();
     } finally {
-      cursor.close();
+      release.accept(cursor);
     }
   }
 }
