@@ -12,8 +12,17 @@ import java.util.List;
  */
 final class BasaltJvm {
   /** bin/basalt's flags, less the heap (set per process). */
-  static final List<String> FLAGS = List.of("-XX:+UseZGC", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-      "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true");
+  static final List<String> FLAGS = flags();
+
+  /** bin/basalt's server flags, its ZGC threads on a small machine included. */
+  private static List<String> flags() {
+    List<String> flags = new ArrayList<>(List.of("-XX:+UseZGC", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true"));
+    if (Runtime.getRuntime().availableProcessors() < 8) {
+      flags.add("-XX:ConcGCThreads=2");
+    }
+    return List.copyOf(flags);
+  }
 
   /**
    * Extra JVM flags for every Basalt process the bench starts, for diagnosis (a native profiler's
