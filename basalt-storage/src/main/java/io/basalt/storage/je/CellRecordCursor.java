@@ -5,6 +5,7 @@ import com.sleepycat.je.DatabaseEntry;
 import com.sleepycat.je.LockMode;
 import com.sleepycat.je.OperationStatus;
 import com.sleepycat.je.Put;
+import java.util.function.Consumer;
 
 /**
  * {@link CellLayout#CELL_RECORDS}: every cell version is its own JE record, keyed by its cell key, so this is a
@@ -14,7 +15,7 @@ import com.sleepycat.je.Put;
 final class CellRecordCursor implements CellCursor {
   private final Cursor cursor;
   /** Closes the JE cursor, or returns it to the pool it came from. */
-  private final java.util.function.Consumer<Cursor> release;
+  private final Consumer<Cursor> release;
   private final DatabaseEntry key = new DatabaseEntry();
   /** Takes no bytes: the key of a value read whose key is already known. */
   private final DatabaseEntry noKey = Cursors.noData();
@@ -23,7 +24,7 @@ final class CellRecordCursor implements CellCursor {
   /** The value the last move brought. */
   private boolean valueRead;
 
-  CellRecordCursor(Cursor cursor, java.util.function.Consumer<Cursor> release) {
+  CellRecordCursor(Cursor cursor, Consumer<Cursor> release) {
     this.cursor = cursor;
     this.release = release;
   }

@@ -9,6 +9,7 @@ import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.cell.CellType;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * {@link CellLayout#ROW_RECORDS}: the cells of a row (of one family) are one JE record, or a few for a wide row
@@ -28,7 +29,7 @@ final class RowRecordCursor implements CellCursor {
 
   private final Cursor cursor;
   /** Closes the JE cursor, or returns it to the pool it came from. */
-  private final java.util.function.Consumer<Cursor> release;
+  private final Consumer<Cursor> release;
   private final boolean writable;
   private final int chunkBytes;
   private final DatabaseEntry recordKey = new DatabaseEntry();
@@ -58,7 +59,7 @@ final class RowRecordCursor implements CellCursor {
   private boolean jeNothingAfter;
   private byte[] keyCache;
 
-  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, java.util.function.Consumer<Cursor> release) {
+  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, Consumer<Cursor> release) {
     this.cursor = cursor;
     this.release = release;
     this.writable = writable;

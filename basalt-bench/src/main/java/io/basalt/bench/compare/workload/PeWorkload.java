@@ -14,8 +14,9 @@ import org.apache.hadoop.hbase.client.Table;
 /**
  * PerformanceEvaluation's tests on its row layout ({@link PeRows}), each thread a PE client: sequentialWrite
  * (each thread its own contiguous slice), randomWrite, randomRead (Get of one loaded row), scan (each thread
- * scans its slice over and over, one operation per row, caching 30 as PE) and scanRange100 (a scan of 100 rows from a random
- * loaded row, one operation per scan). Writes go one RPC per Put (autoflush) or through a BufferedMutator.
+ * scans its slice over and over, one operation per row, caching 30 as PE) and scanRange100 (a scan of 100 rows
+ * from a random loaded row, one operation per scan). Writes go one RPC per Put (autoflush) or through a
+ * BufferedMutator.
  */
 public record PeWorkload(Kind kind, String label, PeTable table, int threads, boolean buffered) implements Workload {
   /** PE's default scanner caching. */
