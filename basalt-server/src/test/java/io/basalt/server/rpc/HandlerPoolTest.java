@@ -15,8 +15,7 @@ class HandlerPoolTest {
   /** One call at a time goes to the handler that went idle last, so a light load keeps using one thread. */
   @Test
   void callsOneAfterAnotherRunOnTheSameHandler() throws Exception {
-    HandlerPool pool = new HandlerPool("t", 8, 100);
-    try {
+    try (HandlerPool pool = new HandlerPool("t", 8, 100)) {
       List<String> threads = new CopyOnWriteArrayList<>();
       for (int i = 0; i < 50; i++) {
         CountDownLatch ran = new CountDownLatch(1);
@@ -28,16 +27,13 @@ class HandlerPoolTest {
         awaitIdle(pool, 8);
       }
       assertThat(threads.subList(1, threads.size())).containsOnly(threads.get(1));
-    } finally {
-      pool.close();
     }
   }
 
   /** With every handler busy, calls wait in the queue and run as handlers free up; past its capacity they are refused. */
   @Test
   void callsQueueWhileEveryHandlerIsBusyAndOverflowIsRefused() throws Exception {
-    HandlerPool pool = new HandlerPool("t", 2, 3);
-    try {
+    try (HandlerPool pool = new HandlerPool("t", 2, 3)) {
       CountDownLatch release = new CountDownLatch(1);
       CountDownLatch started = new CountDownLatch(2);
       AtomicInteger done = new AtomicInteger();
@@ -54,21 +50,15 @@ class HandlerPoolTest {
       }
       assertThatThrownBy(() -> pool.execute(done::incrementAndGet)).isInstanceOf(RejectedExecutionException.class);
       release.countDown();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (done.get() < 5 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
+      waitUntil(() -> done.get() == 5);
       assertThat(done).hasValue(5);
-    } finally {
-      pool.close();
     }
   }
 
   /** Many callers at once: every call runs exactly once (no call stranded in the queue while handlers sleep). */
   @Test
   void concurrentCallersLoseNoCall() throws Exception {
-    HandlerPool pool = new HandlerPool("t", 4, 100_000);
-    try {
+    try (HandlerPool pool = new HandlerPool("t", 4, 100_000)) {
       int callers = 4;
       int perCaller = 20_000;
       CountDownLatch all = new CountDownLatch(callers * perCaller);
@@ -85,8 +75,6 @@ class HandlerPoolTest {
         t.join();
       }
       assertThat(all.await(30, TimeUnit.SECONDS)).isTrue();
-    } finally {
-      pool.close();
     }
   }
 
@@ -96,8 +84,7 @@ class HandlerPoolTest {
    */
   @Test
   void noCallIsLeftInTheQueueWhenTheLoadStops() throws Exception {
-    HandlerPool pool = new HandlerPool("t", 2, 1_000);
-    try {
+    try (HandlerPool pool = new HandlerPool("t", 2, 1_000)) {
       for (int round = 0; round < 3_000; round++) {
         CountDownLatch burst = new CountDownLatch(6);
         Thread other = new Thread(() -> {
@@ -112,8 +99,6 @@ class HandlerPoolTest {
         other.join();
         assertThat(burst.await(10, TimeUnit.SECONDS)).as("round %d", round).isTrue();
       }
-    } finally {
-      pool.close();
     }
   }
 
@@ -135,11 +120,16 @@ class HandlerPoolTest {
   }
 
   private static void awaitIdle(HandlerPool pool, int handlers) throws InterruptedException {
+    waitUntil(() -> pool.idleCount() >= handlers);
+    assertThat(pool.idleCount()).isEqualTo(handlers);
+  }
+
+  /** Polls for at most 10 s; the caller's assertion then says what was missing. */
+  private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (pool.idleCount() < handlers && System.nanoTime() < deadline) {
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
       Thread.sleep(1);
     }
-    assertThat(pool.idleCount()).isEqualTo(handlers);
   }
 
   private static void await(CountDownLatch latch) {

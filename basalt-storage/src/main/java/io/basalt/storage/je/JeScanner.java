@@ -173,7 +173,7 @@ final class JeScanner implements RegionScanner {
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
           break;
         }
-        byte[] row = nextRow(cursors);
+        byte[] row = nextRow();
         if (row == null || pastStop(row)) {
           done = true;
           break;
@@ -182,8 +182,8 @@ final class JeScanner implements RegionScanner {
         resumeInclusive = false;
         startsUsable = true;
         RowReader.Outcome outcome = filter != null
-            ? readLocked(reader, row, cursors)
-            : region.rowLocks().readRow(row, () -> readRow(reader, row, cursors));
+            ? readLocked(reader, row)
+            : region.rowLocks().readRow(row, () -> readRow(reader, row));
         if (filter != null) {
           // HBase resets the filter after each row, before asking whether it is done: a filter whose reset
           // clears its state (ColumnCountGetFilter) goes on to the next row, one that keeps it (WhileMatchFilter) ends.
@@ -230,7 +230,7 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Reads the row (under its lock, or optimistically), from the cursors' positions if no write moved keys. */
-  private RowReader.Outcome readRow(RowReader reader, byte[] row, CellCursor[] cursors) {
+  private RowReader.Outcome readRow(RowReader reader, byte[] row) {
     long changeCount = region.changeCount();
     byte[][] from = startsUsable && changeCount == startsChangeCount ? starts : null;
     startsUsable = false;
@@ -239,11 +239,11 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
-  private RowReader.Outcome readLocked(RowReader reader, byte[] row, CellCursor[] cursors) {
+  private RowReader.Outcome readLocked(RowReader reader, byte[] row) {
     var lock = region.rowLocks().forRow(row);
     long stamp = lock.readLock();
     try {
-      return readRow(reader, row, cursors);
+      return readRow(reader, row);
     } finally {
       lock.unlockRead(stamp);
     }
@@ -330,7 +330,7 @@ final class JeScanner implements RegionScanner {
    * The next row in scan order having a key in any selected family, or null. A forward scan also notes in
    * {@link #starts} where each cursor is: on the first key at or after that row.
    */
-  private byte[] nextRow(CellCursor[] cursors) {
+  private byte[] nextRow() {
     byte[] best = null;
     for (int f = 0; f < cursors.length; f++) {
       CellCursor c = cursors[f];
