@@ -4,7 +4,6 @@ import io.basalt.server.security.Authentication;
 import io.basalt.server.security.MemberHandshakeHandler;
 import io.basalt.server.security.ServerSecurity;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.ByteArrayOutputStream;
@@ -71,7 +70,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
       RequestTooBigException e = new RequestTooBigException("RPC data length of " + Integer.toUnsignedLong(t.length())
           + " received from " + ctx.channel().remoteAddress() + " is greater than max allowed " + maxRequestBytes
           + ". Set \"hbase.ipc.max.request.size\" on server to override this limit (not recommended)");
-      ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(callId, e))).addListener(ChannelFutureListener.CLOSE);
+      LastReply.send(ctx, Unpooled.wrappedBuffer(Responses.error(callId, e)));
     }
   }
 
@@ -133,7 +132,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
       GetConnectionRegistryResponse.newBuilder().setClusterId(clusterId.get()).build().writeDelimitedTo(out);
       ByteBuffer frame = ByteBuffer.allocate(4 + out.size());
       frame.putInt(out.size()).put(out.toByteArray());
-      ctx.writeAndFlush(Unpooled.wrappedBuffer(frame.array())).addListener(ChannelFutureListener.CLOSE);
+      LastReply.send(ctx, Unpooled.wrappedBuffer(frame.array()));
     } catch (IOException e) {
       ctx.close();
     }
@@ -142,13 +141,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcEvent> {
   private void fatalDenied(ChannelHandlerContext ctx, AccessDeniedException e) {
     refused = true;
     LOG.info("refused {}: {}", ctx.channel().remoteAddress(), e.getMessage());
-    ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
+    LastReply.send(ctx, Unpooled.wrappedBuffer(Responses.error(-1, e)));
   }
 
   private void fatal(ChannelHandlerContext ctx, FatalConnectionException e) {
     refused = true;
     LOG.debug("closing {}: {}", ctx.channel().remoteAddress(), e.getMessage());
-    ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
+    LastReply.send(ctx, Unpooled.wrappedBuffer(Responses.error(-1, e)));
   }
 
   @Override

@@ -6,7 +6,6 @@ import io.basalt.server.security.SaslExchange;
 import io.basalt.server.security.ServerSecurity;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
@@ -183,7 +182,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
     state = State.FAILED;
     LOG.debug("refused {}: {}", ctx.channel().remoteAddress(), e.getMessage());
     ctx.channel().config().setAutoRead(false);
-    ctx.writeAndFlush(Unpooled.wrappedBuffer(Responses.error(-1, e))).addListener(ChannelFutureListener.CLOSE);
+    LastReply.send(ctx, Unpooled.wrappedBuffer(Responses.error(-1, e)));
   }
 
   /** HBase's SASL error reply (status 1, class name, message as Hadoop writes strings), then close. */
@@ -203,7 +202,7 @@ final class SaslServerHandler extends ByteToMessageDecoder {
       writeString(out, cause.getClass().getName());
       String message = cause.getMessage();
       writeString(out, message == null || message.isEmpty() ? cause.getClass().getSimpleName() : message);
-      ctx.writeAndFlush(Unpooled.wrappedBuffer(bytes.toByteArray())).addListener(ChannelFutureListener.CLOSE);
+      LastReply.send(ctx, Unpooled.wrappedBuffer(bytes.toByteArray()));
     } catch (IOException impossible) {
       ctx.close();
     }
