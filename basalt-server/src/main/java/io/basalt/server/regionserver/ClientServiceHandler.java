@@ -474,7 +474,7 @@ public final class ClientServiceHandler {
         leaseRegion = org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName);
       } else {
         RegionLookup.Read read = server.lookup().read(regionName);
-        cursor = openStore(read, scan);
+        cursor = openStore(read, scan, leases.readAhead());
         leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
       }
       lease = leases.open(leaseRegion, cursor, ScanSizes.callLimit(scan.getMaxResultSize(), leases.maxResultBytes()));
@@ -557,11 +557,12 @@ public final class ClientServiceHandler {
     return response.build();
   }
 
-  private static ResultCursor openStore(RegionLookup.Read read, Scan scan) throws IOException {
+  private static ResultCursor openStore(RegionLookup.Read read, Scan scan, boolean readAhead) throws IOException {
     try {
       Region store = read.region().store();
       io.basalt.storage.read.ScanSpec spec = Reads.spec(scan);
-      return new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
+      ResultCursor cursor = new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
+      return readAhead ? new PrefetchingCursor(cursor) : cursor;
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }
