@@ -1,6 +1,6 @@
 package io.basalt.server.config;
 
-/** How long a region server keeps an idle scanner, how much one scan call may return, and reading ahead. */
+/** How long a region server keeps an idle scanner and how much one scan call may return. */
 public final class ScannerKeys {
   private ScannerKeys() {}
 
@@ -12,9 +12,4 @@ public final class ScannerKeys {
       100L << 20, 1, "The most a region server returns in one scan call, whatever the client's maxResultSize asks; "
           + "a wide row is cut into partial results at this size for clients that take them (HBase's key and "
           + "default).");
-
-  public static final ConfigKey<Boolean> READ_AHEAD = ConfigKey.bool("basalt.regionserver.scanner.readahead", true,
-      "Whether a scanner whose client came back for a second batch reads its next batch while the client is busy "
-          + "with the last one, so the next call only answers (Basalt's own key; HBase's client-side counterpart is "
-          + "hbase.client.scanner.async.prefetch).");
 }

@@ -25,8 +25,7 @@ public final class RegionServerMain {
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
         "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports",
-        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name(),
-        "--" + ScannerKeys.READ_AHEAD.name()));
+        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name()));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
@@ -41,8 +40,7 @@ public final class RegionServerMain {
         a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()),
         new ScannerLimits(a.value("--" + ScannerKeys.LEASE.name(), ScannerKeys.LEASE, d.scanners().leaseMillis()),
             a.value("--" + ScannerKeys.MAX_RESULT_SIZE.name(), ScannerKeys.MAX_RESULT_SIZE,
-                d.scanners().maxResultBytes()),
-            a.value("--" + ScannerKeys.READ_AHEAD.name(), ScannerKeys.READ_AHEAD, d.scanners().readAhead())));
+                d.scanners().maxResultBytes())));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config, SecurityArgs.build(a, Authentication.Role.REGION_SERVER, config.host()));

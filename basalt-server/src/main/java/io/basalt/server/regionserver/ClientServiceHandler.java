@@ -474,7 +474,7 @@ public final class ClientServiceHandler {
         leaseRegion = org.apache.hadoop.hbase.util.Bytes.toStringBinary(regionName);
       } else {
         RegionLookup.Read read = server.lookup().read(regionName);
-        cursor = openStore(read, scan, leases.readAhead());
+        cursor = openStore(read, scan);
         leaseRegion = read.region().info().getRegionNameAsString(); // closing the region ends its scanners
       }
       lease = leases.open(leaseRegion, cursor, ScanSizes.callLimit(scan.getMaxResultSize(), leases.maxResultBytes()));
@@ -557,12 +557,11 @@ public final class ClientServiceHandler {
     return response.build();
   }
 
-  private static ResultCursor openStore(RegionLookup.Read read, Scan scan, boolean readAhead) throws IOException {
+  private static ResultCursor openStore(RegionLookup.Read read, Scan scan) throws IOException {
     try {
       Region store = read.region().store();
       io.basalt.storage.read.ScanSpec spec = Reads.spec(scan);
-      ResultCursor cursor = new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
-      return readAhead ? new PrefetchingCursor(cursor) : cursor;
+      return new StoreCursor(store.scan(spec), read.stale(), ScanSizes.weigher(spec.read().filter()));
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

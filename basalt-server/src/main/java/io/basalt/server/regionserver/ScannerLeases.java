@@ -35,7 +35,6 @@ final class ScannerLeases implements AutoCloseable {
   private final AtomicLong ids;
   private final long leaseMillis;
   private final long maxResultBytes;
-  private final boolean readAhead;
   private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "scanner-lease-reaper");
     t.setDaemon(true);
@@ -45,7 +44,6 @@ final class ScannerLeases implements AutoCloseable {
   ScannerLeases(ScannerLimits limits, long idSeed) {
     this.leaseMillis = limits.leaseMillis();
     this.maxResultBytes = limits.maxResultBytes();
-    this.readAhead = limits.readAhead();
     this.ids = new AtomicLong(idSeed);
     long period = Math.max(100, leaseMillis / 4);
     reaper.scheduleWithFixedDelay(this::expire, period, period, TimeUnit.MILLISECONDS);
@@ -58,11 +56,6 @@ final class ScannerLeases implements AutoCloseable {
   /** The server's cap on one scan call ({@code hbase.server.scanner.max.result.size}). */
   long maxResultBytes() {
     return maxResultBytes;
-  }
-
-  /** Whether store scanners read their next batch ahead ({@link PrefetchingCursor}). */
-  boolean readAhead() {
-    return readAhead;
   }
 
   Lease open(String regionName, ResultCursor cursor, long maxResultSize) {

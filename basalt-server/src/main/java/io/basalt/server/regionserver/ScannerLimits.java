@@ -4,12 +4,11 @@ import io.basalt.server.config.ScannerKeys;
 
 /**
  * A region server's scanner settings: how long an unused scanner lives ({@code leaseMillis}) and the most one scan
- * call returns ({@code maxResultBytes}, the cap on the client's own maxResultSize), and whether scanners read their
- * next batch ahead ({@code readAhead}, see {@link PrefetchingCursor}).
+ * call returns ({@code maxResultBytes}, the cap on the client's own maxResultSize).
  */
-public record ScannerLimits(long leaseMillis, long maxResultBytes, boolean readAhead) {
-  public static final ScannerLimits DEFAULT = new ScannerLimits(ScannerKeys.LEASE.defaultValue(),
-      ScannerKeys.MAX_RESULT_SIZE.defaultValue(), ScannerKeys.READ_AHEAD.defaultValue());
+public record ScannerLimits(long leaseMillis, long maxResultBytes) {
+  public static final ScannerLimits DEFAULT =
+      new ScannerLimits(ScannerKeys.LEASE.defaultValue(), ScannerKeys.MAX_RESULT_SIZE.defaultValue());
 
   public ScannerLimits {
     if (leaseMillis <= 0 || maxResultBytes <= 0) {

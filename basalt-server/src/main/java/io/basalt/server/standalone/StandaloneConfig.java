@@ -91,7 +91,6 @@ public record StandaloneConfig(BasaltConfig settings) {
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), cacheBytes(),
         settings.get(SplitKeys.MAX_REGION_BYTES), settings.get(SplitKeys.MAX_REGION_CELLS),
         settings.get(SplitKeys.CHECK_INTERVAL), null,
-        new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE),
-            settings.get(ScannerKeys.READ_AHEAD)));
+        new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE)));
   }
 }
