@@ -240,13 +240,7 @@ final class JeScanner implements RegionScanner {
 
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
   private RowReader.Outcome readLocked(RowReader reader, byte[] row) {
-    var lock = region.rowLocks().forRow(row);
-    long stamp = lock.readLock();
-    try {
-      return readRow(reader, row);
-    } finally {
-      lock.unlockRead(stamp);
-    }
+    return region.rowLocks().readLocked(row, () -> readRow(reader, row));
   }
 
   /**

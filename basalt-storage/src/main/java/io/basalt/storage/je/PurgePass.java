@@ -2,12 +2,12 @@ package io.basalt.storage.je;
 
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.lock.RowLocks;
 import io.basalt.storage.read.TimeRange;
 import io.basalt.storage.read.VersionTracker;
 import io.basalt.storage.read.VersionTracker.Verdict;
 import io.basalt.storage.schema.KeyRange;
 import java.util.Arrays;
-import java.util.concurrent.locks.StampedLock;
 
 /**
  * Removes stored cells no read can return any more (what an HBase major compaction drops): versions past
@@ -77,42 +77,45 @@ final class PurgePass {
 
   /** Re-walks one row under its write lock and deletes what is dead now. */
   private long purgeRow(FamilyStore f, byte[] row, long now) {
-    StampedLock lock = region.rowLocks().forRow(row);
-    long stamp = lock.writeLock();
-    try {
-      return Transactions.runNoSync(region.environment(), txn -> {
-        long removed = 0;
-        try (CellCursor c = f.openWrite(txn)) {
-          c.valuesWithMoves(false);
-          byte[] prefix = CellKeyCodec.rowPrefix(row);
-          boolean on = c.seek(prefix);
-          VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
-          byte[] column = null;
-          while (on && CellKeyCodec.startsWith(c.key(), prefix)) {
-            CellKeyCodec.Key k = CellKeyCodec.decode(c.key());
-            boolean dead;
-            if (k.isFamilyMarker()) {
-              dead = !tracker.retainFamilyMarker(k.timestamp(), k.type());
-              tracker.familyMarker(k.timestamp(), k.type());
-            } else {
-              if (column == null || !Arrays.equals(column, k.qualifier())) {
-                column = k.qualifier();
-                tracker.startColumn();
-              }
-              dead = tracker.retain(k.timestamp(), k.type()) != Verdict.YES;
-            }
-            if (dead) {
-              c.delete();
-              removed++;
-            }
-            on = c.next();
-          }
-        }
-        return removed;
-      });
-    } finally {
-      region.countChange();
-      lock.unlockWrite(stamp);
+    try (RowLocks.Held held = region.rowLocks().writeLock(row)) {
+      try {
+        return purgeLocked(f, row, now);
+      } finally {
+        region.countChange(); // before the row's lock is released
+      }
     }
+  }
+
+  private long purgeLocked(FamilyStore f, byte[] row, long now) {
+    return Transactions.runNoSync(region.environment(), txn -> {
+      long removed = 0;
+      try (CellCursor c = f.openWrite(txn)) {
+        c.valuesWithMoves(false);
+        byte[] prefix = CellKeyCodec.rowPrefix(row);
+        boolean on = c.seek(prefix);
+        VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
+        byte[] column = null;
+        while (on && CellKeyCodec.startsWith(c.key(), prefix)) {
+          CellKeyCodec.Key k = CellKeyCodec.decode(c.key());
+          boolean dead;
+          if (k.isFamilyMarker()) {
+            dead = !tracker.retainFamilyMarker(k.timestamp(), k.type());
+            tracker.familyMarker(k.timestamp(), k.type());
+          } else {
+            if (column == null || !Arrays.equals(column, k.qualifier())) {
+              column = k.qualifier();
+              tracker.startColumn();
+            }
+            dead = tracker.retain(k.timestamp(), k.type()) != Verdict.YES;
+          }
+          if (dead) {
+            c.delete();
+            removed++;
+          }
+          on = c.next();
+        }
+      }
+      return removed;
+    });
   }
 }

@@ -7,7 +7,6 @@ import io.basalt.storage.read.ReadOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,7 +33,7 @@ final class RegionReads {
       rowsRead.increment();
       RowReader reader = new RowReader(catalog.selectFamilies(options.columns()), options, clock.getAsLong());
       if (options.filter() != null) {
-        return withRowReadLock(row, () -> readWithRowFilter(reader, row));
+        return locks.readLocked(row, () -> readWithRowFilter(reader, row));
       }
       return locks.readRow(row, () -> readWithRowFilter(reader, row));
     } catch (DatabaseException e) {
@@ -79,16 +78,6 @@ final class RegionReads {
       return readWithRowFilter(reader, row, cursors);
     } finally {
       Cursors.close(cursors);
-    }
-  }
-
-  private <T> T withRowReadLock(byte[] row, java.util.function.Supplier<T> body) {
-    StampedLock lock = locks.forRow(row);
-    long stamp = lock.readLock();
-    try {
-      return body.get();
-    } finally {
-      lock.unlockRead(stamp);
     }
   }
 }

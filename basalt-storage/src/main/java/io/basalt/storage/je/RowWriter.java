@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.StampedLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -168,14 +167,10 @@ final class RowWriter {
   }
 
   private <T> T withRowWriteLock(byte[] row, java.util.function.Supplier<T> body) {
-    StampedLock lock = locks.forRow(row);
-    long stamp = lock.writeLock();
-    try {
+    try (RowLocks.Held held = locks.writeLock(row)) {
       return body.get();
     } catch (DatabaseException e) {
       throw JeErrors.translate("write", e);
-    } finally {
-      lock.unlockWrite(stamp);
     }
   }
 
