@@ -5,6 +5,7 @@ import com.sleepycat.je.DatabaseException;
 import com.sleepycat.je.Environment;
 import com.sleepycat.je.EnvironmentConfig;
 import com.sleepycat.je.EnvironmentMutableConfig;
+import com.sleepycat.je.StatsConfig;
 import io.basalt.storage.io.StorageFiles;
 import io.basalt.storage.segment.LogSegmentSet;
 import java.io.IOException;
@@ -99,10 +100,17 @@ final class RegionLog {
     env.checkpoint(force);
   }
 
+  /** How long {@link #reclaimSpace} waits for cleaned segments that JE has not deleted yet. */
+  private static final long RESERVED_WAIT_MILLIS = 2_000;
+
   /**
    * Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. Cleaning and
    * checkpointing are repeated while a round still cleans something (at most 3 rounds): a file JE's background
    * cleaner had begun is finished and deleted only after a later checkpoint, so one round sometimes freed nothing.
+   * Then, while cleaned segments are still on disk (JE's "reserved" files), checkpoints again for a short while:
+   * JE deletes them at a checkpoint's end only if no cleaner thread is in its disk-usage pass at that moment
+   * (it probes a lock and otherwise leaves them to its next periodic pass), which under load left a compaction
+   * returning with its space not yet freed.
    */
   void reclaimSpace() {
     CheckpointConfig force = new CheckpointConfig();
@@ -116,6 +124,19 @@ final class RegionLog {
       if (cleaned == 0 && round > 0) {
         break;
       }
+    }
+    // A replica group's members keep reserved files on purpose (for members catching up), until disk runs short.
+    boolean keepsReserved = env instanceof com.sleepycat.je.rep.ReplicatedEnvironment;
+    StatsConfig fast = new StatsConfig().setFast(true);
+    long deadline = System.nanoTime() + RESERVED_WAIT_MILLIS * 1_000_000L;
+    while (!keepsReserved && env.getStats(fast).getReservedLogSize() > 0 && System.nanoTime() - deadline < 0) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      env.checkpoint(force);
     }
     cachedLogBytes = -1;
   }
