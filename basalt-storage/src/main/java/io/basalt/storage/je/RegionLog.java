@@ -18,6 +18,9 @@ import java.util.function.BooleanSupplier;
  * space reclaimed on demand, and their total size for the region's stats.
  */
 final class RegionLog {
+  /** How long {@link #reclaimSpace} waits for cleaned segments that JE has not deleted yet. */
+  private static final long RESERVED_WAIT_MILLIS = 2_000;
+
   private final Environment env;
   private final Path dir;
   private final StorageFiles files;
@@ -99,9 +102,6 @@ final class RegionLog {
     force.setForce(true);
     env.checkpoint(force);
   }
-
-  /** How long {@link #reclaimSpace} waits for cleaned segments that JE has not deleted yet. */
-  private static final long RESERVED_WAIT_MILLIS = 2_000;
 
   /**
    * Asks JE to clean segments whose live data fell low, and to checkpoint so the cleaned ones go. Cleaning and
