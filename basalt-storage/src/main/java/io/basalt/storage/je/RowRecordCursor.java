@@ -416,6 +416,9 @@ final class RowRecordCursor implements CellCursor {
 
   /** Writes a changed chunk back (deleting its record if empty, cutting it if large); returns its last record's key. */
   private byte[] write(RowChunk c) {
+    // JE's cursor is still on the record this chunk was read from (a put's usual case: the row's only record):
+    // replace or delete it there, without another search from the root of the tree.
+    boolean onItsRecord = jeOnChunk && c == chunk && c.recordKey != null;
     jeOnChunk = false;
     jeAfterChunk = false;
     jeNothingAfter = false;
@@ -424,7 +427,8 @@ final class RowRecordCursor implements CellCursor {
       last = c.recordKey != null ? c.recordKey : c.rowPrefix;
       if (c.recordKey != null) {
         recordKey.setData(last);
-        if (cursor.getSearchKey(recordKey, noData(), LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS) {
+        if (onItsRecord
+            || cursor.getSearchKey(recordKey, noData(), LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS) {
           cursor.delete();
         }
       }
@@ -437,8 +441,10 @@ final class RowRecordCursor implements CellCursor {
     for (int p = 0; p <= cuts.length; p++) {
       int to = p < cuts.length ? cuts[p] : c.size();
       byte[] pieceKey = p == 0 ? key : c.key(from);
-      cursor.put(new DatabaseEntry(pieceKey), new DatabaseEntry(c.encode(from, to, p < cuts.length || c.more)),
-          Put.OVERWRITE, null);
+      DatabaseEntry data = new DatabaseEntry(c.encode(from, to, p < cuts.length || c.more));
+      if (p > 0 || !onItsRecord || cursor.put(null, data, Put.CURRENT, null) == null) {
+        cursor.put(new DatabaseEntry(pieceKey), data, Put.OVERWRITE, null);
+      }
       last = pieceKey;
       from = to;
     }
