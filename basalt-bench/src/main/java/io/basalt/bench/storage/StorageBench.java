@@ -26,12 +26,13 @@ import picocli.CommandLine.Option;
     description = {
         "Measures the Basalt storage layer: put, get and 100-row scan rates (ops/s and process CPU per op) with",
         "1000-byte values, midpoint, clone and restricted-open times of regions being split, and the time and",
-        "extra disk space of a snapshot of a live region (and of a clone of it).",
+        "extra disk space of a snapshot of a live region (and of a clone of it), and the time to open a region",
+        "after a crash left it with some amount of log since its last checkpoint.",
         "Sizes are in MB of value data (MB = 2^20 bytes). All data goes to a fresh directory under --dir,",
         "deleted at the end."})
 public final class StorageBench implements Callable<Integer> {
   /** The workloads, in the order they run. */
-  enum Workload { put, get, scan, split, snapshot }
+  enum Workload { put, get, scan, split, snapshot, recovery }
 
   @Option(names = "--quick", description = "Smoke run: small data sets (cache 16 MB, reads 8/64 MB, splits 20/60 MB) "
       + "and 1 s per figure after 0.5 s of warm-up; explicit options still win.")
@@ -92,6 +93,11 @@ public final class StorageBench implements Callable<Integer> {
       description = "Region sizes of the snapshot figures (default 100; --quick 20; --large-snapshots adds 1024,5120).")
   List<Long> snapshotMb;
 
+  @Option(names = "--recovery-mb", split = ",", paramLabel = "MB",
+      description = "Log written since the last checkpoint before the crash of the recovery figures (default 20,190: "
+          + "what JE's default checkpoint interval and ours, 200 MB, leave at most; --quick 10,40).")
+  List<Long> recoveryMb;
+
   @Option(names = "--large-snapshots", description = "Also snapshot 1 GB and 5 GB regions (about 8 GB of disk, minutes).")
   boolean largeSnapshots;
 
@@ -141,7 +147,7 @@ public final class StorageBench implements Callable<Integer> {
       throw new CommandLine.ParameterException(new CommandLine(this), "value size and thread counts must be positive");
     }
     if (s.readCacheMb() < 1 || s.writeCacheMb() < 1 || s.logFileMb() < 1 || s.fitMb() < 1 || s.bigMb() < 1
-        || s.splitMb().stream().anyMatch(mb -> mb < 1)) {
+        || s.splitMb().stream().anyMatch(mb -> mb < 1) || recoverySizes().stream().anyMatch(mb -> mb < 1)) {
       throw new CommandLine.ParameterException(new CommandLine(this), "sizes must be at least 1 MB");
     }
     return s;
@@ -181,6 +187,7 @@ public final class StorageBench implements Callable<Integer> {
     List<RateResult> rates = new ArrayList<>();
     List<SplitResult> splits = new ArrayList<>();
     List<SnapshotBench.Result> snapshots = new ArrayList<>();
+    List<RecoveryBench.Result> recoveries = new ArrayList<>();
     long start = System.nanoTime();
     try {
       if (selected.contains(Workload.put)) {
@@ -199,6 +206,11 @@ public final class StorageBench implements Callable<Integer> {
           snapshots.add(SnapshotBench.run(ctx, mb));
         }
       }
+      if (selected.contains(Workload.recovery)) {
+        for (long mb : recoverySizes()) {
+          recoveries.add(RecoveryBench.run(ctx, mb));
+        }
+      }
     } finally {
       ctx.closeEngine();
       if (keep) {
@@ -211,6 +223,7 @@ public final class StorageBench implements Callable<Integer> {
     out.printf("%nfinished in %.0f s%n%n", (System.nanoTime() - start) / 1e9);
     printTables(s, rates, splits);
     printSnapshots(s, snapshots);
+    printRecoveries(s, recoveries);
     return 0;
   }
 
@@ -220,6 +233,29 @@ public final class StorageBench implements Callable<Integer> {
       sizes.addAll(List.of(1024L, 5120L));
     }
     return sizes;
+  }
+
+  private List<Long> recoverySizes() {
+    return recoveryMb != null ? List.copyOf(recoveryMb) : quick ? List.of(10L, 40L) : List.of(20L, 190L);
+  }
+
+  private void printRecoveries(Settings s, List<RecoveryBench.Result> recoveries) {
+    if (recoveries.isEmpty()) {
+      return;
+    }
+    out.println("## Recovery");
+    out.println();
+    MarkdownTable t = new MarkdownTable(">log since checkpoint", ">puts", ">rows", ">open after SIGKILL", ">open after close");
+    for (RecoveryBench.Result r : recoveries) {
+      t.row(mb(r.logBytes()), String.format("%,d", r.puts()), String.format("%,d", r.rows()), ms(r.crashedOpenNanos()),
+          ms(r.cleanOpenNanos()));
+    }
+    out.print(t.render());
+    out.println();
+    out.printf("A child JVM writes random rows (ASYNC_WAL, then one FSYNC_WAL put) into a fresh region until its log holds "
+        + "the amount shown, all after the region's last checkpoint, and is killed with SIGKILL; opening the region "
+        + "replays that log (JE's recovery, ending in a checkpoint). Then the region is closed and opened again. "
+        + "JE cache %d MB, %d MB log segments.%n", s.writeCacheMb(), s.logFileMb());
   }
 
   private void printSnapshots(Settings s, List<SnapshotBench.Result> snapshots) {
@@ -265,6 +301,9 @@ public final class StorageBench implements Callable<Integer> {
     }
     if (selected.contains(Workload.snapshot)) {
       largest = Math.max(largest, Collections.max(snapshotSizes()));
+    }
+    if (selected.contains(Workload.recovery)) {
+      largest = Math.max(largest, Collections.max(recoverySizes()));
     }
     try {
       long freeMb = Files.getFileStore(root).getUsableSpace() >> 20;

@@ -473,6 +473,7 @@ final class JeRegion implements Region {
         removed += new RangeCollector(this).run();
       }
       removed += new PurgePass(this).run();
+      log.checkpointIfBehind();
       return removed;
     } catch (DatabaseException e) {
       throw JeErrors.translate("maintenance", e);

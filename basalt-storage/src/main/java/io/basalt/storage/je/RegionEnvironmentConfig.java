@@ -21,10 +21,18 @@ final class RegionEnvironmentConfig {
    * Log written between checkpoints (JE's default: 20 MB). A checkpoint logs every B+-tree leaf changed since the
    * last one, so under random writes, which touch most leaves, the same leaves were logged again every few seconds.
    * Measured (docs/benchmarks.md, session 24): randomWrite 8 threads buffered +10% puts/s, 0.90x the server CPU and
-   * 0.93x the disk bytes per put. The cost: a crashed region's recovery replays up to this much log, and a cleaned
-   * segment waits for the next checkpoint to be deleted (a compaction forces one, {@link RegionLog#reclaimSpace}).
+   * 0.93x the disk bytes per put. The cost: a crashed region's recovery replays up to this much log (measured with
+   * {@code bin/storage-bench --only recovery}: 2.0 s for 190 MB, 0.2-0.4 s for 20 MB), and a cleaned segment waits for
+   * the next checkpoint to be deleted (a compaction forces one, {@link RegionLog#reclaimSpace}).
    */
   static final long CHECKPOINT_LOG_BYTES = 200L << 20;
+
+  /**
+   * Log since the last checkpoint above which a region's periodic maintenance checkpoints it: JE checkpoints by
+   * bytes written only, so a region that stops writing keeps up to {@link #CHECKPOINT_LOG_BYTES} for its next
+   * recovery. A region that writes fast reaches that interval long before its maintenance comes round.
+   */
+  static final long IDLE_CHECKPOINT_LOG_BYTES = 20L << 20;
 
   static EnvironmentConfig of(StorageConfig config, boolean allowCreate) {
     EnvironmentConfig ec = new EnvironmentConfig();

@@ -94,7 +94,8 @@ public interface Region extends AutoCloseable {
 
   /**
    * One pass of background maintenance, normally run on a schedule: removes keys outside the key range
-   * (bounded rate) and cells no read can return any more. Returns the number of entries removed.
+   * (bounded rate) and cells no read can return any more, and bounds what a crash would leave to recover.
+   * Returns the number of entries removed.
    */
   long maintain();
 

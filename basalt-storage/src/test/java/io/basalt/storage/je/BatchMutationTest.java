@@ -74,6 +74,46 @@ class BatchMutationTest extends RegionTestBase {
         .isEqualTo(single.stats().cellCount());
   }
 
+  /**
+   * A batch of several parts (each its own transaction): the same outcome as mutation by mutation, rows repeated
+   * across parts included, and each failure at its own index.
+   */
+  @Test
+  void aLargeBatchAppliesAsIfOneByOne() {
+    Region batched = fixture().create("batched", new KeyRange(of("a"), of("y")), FamilySchema.of("f1"),
+        FamilySchema.of("f2").withMaxVersions(3));
+    Region single = fixture().create("single", new KeyRange(of("a"), of("y")), FamilySchema.of("f1"),
+        FamilySchema.of("f2").withMaxVersions(3));
+    java.util.Random random = new java.util.Random(42);
+    List<RowMutation> mutations = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      String row = "r" + random.nextInt(300);
+      long ts = 1 + random.nextInt(5);
+      RowMutation m = switch (random.nextInt(10)) {
+        case 0 -> row(row).deleteVersion(F2, of("q"), RowMutation.LATEST).build();
+        case 1 -> row(row).deleteColumn(F1, of("q"), RowMutation.LATEST).build();
+        case 2 -> row(row).put(of("nope"), of("q"), of("bad" + i)).build();
+        case 3 -> row("z" + i).put(F1, of("q"), of("out of range")).build();
+        default -> row(row).put(F1, of("q"), ts, of("v" + i)).put(F2, of("q"), ts, of("w" + i)).build();
+      };
+      mutations.add(m);
+    }
+    BatchResult result = batched.mutateBatch(mutations, Durability.SYNC_WAL);
+    for (int i = 0; i < mutations.size(); i++) {
+      boolean bad = mutations.get(i).cells().stream().anyMatch(c -> Bytes.toStringBinary(c.family()).equals("nope"))
+          || Bytes.toStringBinary(mutations.get(i).row()).startsWith("z");
+      if (bad) {
+        assertThat(result.failure(i)).as("mutation %d", i).isInstanceOf(StorageException.class);
+      } else {
+        assertThat(result.applied(i)).as("mutation %d", i).isTrue();
+        single.mutate(mutations.get(i), Durability.SYNC_WAL);
+      }
+    }
+    ScanSpec everything = ScanSpec.all().withRead(ReadOptions.DEFAULT.withMaxVersions(Integer.MAX_VALUE));
+    assertThat(rows(scanAll(batched, everything))).isEqualTo(rows(scanAll(single, everything)));
+    assertThat(batched.stats().cellCount()).isEqualTo(single.stats().cellCount());
+  }
+
   @Test
   void aBadMutationFailsAloneAndTheOthersApply() {
     Region r = fixture().create("ranged", new KeyRange(of("b"), of("m")), FamilySchema.of("f1"));

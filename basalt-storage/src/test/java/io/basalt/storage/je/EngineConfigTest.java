@@ -26,6 +26,35 @@ class EngineConfigTest extends RegionTestBase {
         .isEqualTo(b.environment().getStats(null).getSharedCacheTotalBytes());
   }
 
+  /**
+   * JE checkpoints a region every 200 MB of log; maintenance checkpoints one that logged more than 20 MB since its
+   * last, so a region that went quiet does not keep up to 200 MB for its recovery after a crash.
+   */
+  @Test
+  void maintenanceCheckpointsARegionWithMuchLogSinceItsLastCheckpoint() {
+    fx = new RegionFixture(dir, StorageConfig.DEFAULT.withPurgeIntervalMillis(0));
+    JeRegion r = (JeRegion) fx.create("r", KeyRange.ALL, FamilySchema.of("f1"));
+    com.sleepycat.je.StatsConfig clear = new com.sleepycat.je.StatsConfig().setClear(true);
+    byte[] value = new byte[1000];
+    writeLog(r, value, 2_000); // about 2 MB
+    r.environment().getStats(clear);
+    r.maintain();
+    assertThat(r.environment().getStats(clear).getNCheckpoints()).as("after 2 MB of log").isZero();
+    writeLog(r, value, 25_000); // about 27 MB in all
+    assertThat(r.environment().getStats(clear).getNCheckpoints()).as("JE's own, under 200 MB").isZero();
+    r.maintain();
+    assertThat(r.environment().getStats(clear).getNCheckpoints()).as("after 27 MB of log").isEqualTo(1);
+    r.maintain();
+    assertThat(r.environment().getStats(clear).getNCheckpoints()).as("right after one").isZero();
+  }
+
+  private static void writeLog(JeRegion r, byte[] value, int puts) {
+    for (int i = 0; i < puts; i++) {
+      r.mutate(RowMutation.of(Bytes.of(String.format("r%06d", i))).put(F1, Bytes.of("q"), value).build(),
+          Durability.SKIP_WAL);
+    }
+  }
+
   @Test
   void collectorStaysUnderItsRateAndServingContinues() {
     fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(16L << 20).withPurgeIntervalMillis(0)
