@@ -354,8 +354,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
     h.add("- latencies are per client operation (a scan: per row; scanRange100: per 100-row scan; buffered writes: "
         + "per mutate call, with the final flush in the run's time)");
-    h.add("- PE's reads (randomRead, scan, scanRange100) run once unmeasured on each target before their measured "
-        + "runs (at most 10 s), so that a run measures the servers' compiled read paths, not their JIT warm-up");
+    h.add("- each PE workload runs once unmeasured on each target before its measured runs (at most 10 s), so that a "
+        + "run measures the servers' compiled paths, not their JIT warm-up");
     h.add("- scan: each client thread scans its slice of the in-cache table, a new scanner per pass, pass after pass "
         + "until the run's time is up");
     return h;

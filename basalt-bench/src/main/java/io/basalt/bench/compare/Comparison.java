@@ -119,11 +119,11 @@ public final class Comparison {
           .add(timeline);
     }
     if (window == null) {
-      return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, 0, 0);
+      return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, -1, 0, 0);
     }
     ServerWindow.Totals s = window.close(id(w) + " on " + t.name());
     return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), s.cpuNanos(), s.residentBytes(),
-        s.diskWriteBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis());
+        s.diskWriteBytes(), s.diskReadBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis());
   }
 
   /** A warm-up run's budget: the run time, at most 10 s. */

@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  */
 public record Figures(long ops, long errors, double seconds, double opsPerSecond, double p50Micros, double p95Micros,
     double p99Micros, double p999Micros, double cpuSecondsPer1000Ops, double residentMb, double diskBytesPerOp,
-    double gcPauseTotalMillis, double gcPauseMaxMillis, int runs) {
+    double diskReadBytesPerOp, double gcPauseTotalMillis, double gcPauseMaxMillis, int runs) {
 
   /** Absent server counters (-1) stay NaN, so the report prints "-" for them. */
   public static Figures of(List<RunFigures> runs) {
@@ -21,6 +21,7 @@ public record Figures(long ops, long errors, double seconds, double opsPerSecond
     long nanos = 0;
     long cpu = 0;
     long written = 0;
+    long read = 0;
     long rss = 0;
     boolean server = true;
     double gcTotal = 0;
@@ -34,6 +35,7 @@ public record Figures(long ops, long errors, double seconds, double opsPerSecond
       server &= r.cpuNanos() >= 0;
       cpu += r.cpuNanos();
       written += Math.max(0, r.diskWriteBytes());
+      read += Math.max(0, r.diskReadBytes());
       rss = Math.max(rss, r.residentBytes());
       gcTotal += r.gcPauseTotalMillis();
       gcMax = Math.max(gcMax, r.gcPauseMaxMillis());
@@ -45,6 +47,7 @@ public record Figures(long ops, long errors, double seconds, double opsPerSecond
         server && ops > 0 ? cpu / 1e9 / ops * 1000 : nan,
         server ? rss / (double) (1 << 20) : nan,
         server && ops > 0 ? written / (double) ops : nan,
+        server && ops > 0 ? read / (double) ops : nan,
         server ? gcTotal : nan, server ? gcMax : nan, runs.size());
   }
 

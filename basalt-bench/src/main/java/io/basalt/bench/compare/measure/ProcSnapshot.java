@@ -7,16 +7,17 @@ import java.util.List;
 
 /**
  * A server process's counters from /proc/PID: CPU time of all its threads, memory in use, and bytes it caused
- * to be written to the block device ({@code write_bytes} of /proc/PID/io: log, WAL, flushes and compactions,
- * not page-cache hits). -1 where Linux does not expose a counter.
+ * to be written to and read from the block device ({@code write_bytes} and {@code read_bytes} of /proc/PID/io: log,
+ * WAL, flushes and compactions; reads the page cache did not serve). -1 where Linux does not expose a counter.
  */
-public record ProcSnapshot(long cpuNanos, long residentBytes, long diskWriteBytes) {
+public record ProcSnapshot(long cpuNanos, long residentBytes, long diskWriteBytes, long diskReadBytes) {
   /** Linux reports utime/stime in USER_HZ ticks, which is 100 on every mainstream architecture. */
   private static final long NANOS_PER_TICK = 10_000_000L;
 
   public static ProcSnapshot of(long pid) {
     Path proc = Path.of("/proc", Long.toString(pid));
-    return new ProcSnapshot(cpuNanos(proc), residentBytes(proc), writeBytes(proc));
+    return new ProcSnapshot(cpuNanos(proc), residentBytes(proc), field(proc.resolve("io"), "write_bytes:", 1),
+        field(proc.resolve("io"), "read_bytes:", 1));
   }
 
   private static long cpuNanos(Path proc) {
@@ -38,10 +39,6 @@ public record ProcSnapshot(long cpuNanos, long residentBytes, long diskWriteByte
   private static long residentBytes(Path proc) {
     long pss = field(proc.resolve("smaps_rollup"), "Pss:", 1024);
     return pss >= 0 ? pss : field(proc.resolve("status"), "VmRSS:", 1024);
-  }
-
-  private static long writeBytes(Path proc) {
-    return field(proc.resolve("io"), "write_bytes:", 1);
   }
 
   private static long field(Path file, String name, long unit) {

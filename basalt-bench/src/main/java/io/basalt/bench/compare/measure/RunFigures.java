@@ -10,7 +10,8 @@ import org.HdrHistogram.Histogram;
  * @param cpuNanos server CPU time during the run
  * @param residentBytes server resident memory at the end of the run
  * @param diskWriteBytes bytes the server wrote to disk during the run
+ * @param diskReadBytes bytes the server read from disk during the run (not from the page cache)
  */
 public record RunFigures(long ops, long errors, long elapsedNanos, Histogram latency, long cpuNanos,
-    long residentBytes, long diskWriteBytes, double gcPauseTotalMillis, double gcPauseMaxMillis) {
+    long residentBytes, long diskWriteBytes, long diskReadBytes, double gcPauseTotalMillis, double gcPauseMaxMillis) {
 }

@@ -42,6 +42,7 @@ public final class ServerWindow {
     long cpu = 0;
     long resident = 0;
     long written = 0;
+    long read = 0;
     double gcTotal = 0;
     double gcMax = 0;
     for (int i = 0; i < processes.size(); i++) {
@@ -51,12 +52,14 @@ public final class ServerWindow {
       resident = sum(resident, after.residentBytes());
       written = sum(written, after.diskWriteBytes() < 0 || before.get(i).diskWriteBytes() < 0 ? -1
           : after.diskWriteBytes() - before.get(i).diskWriteBytes());
+      read = sum(read, after.diskReadBytes() < 0 || before.get(i).diskReadBytes() < 0 ? -1
+          : after.diskReadBytes() - before.get(i).diskReadBytes());
       GcLog.Pauses gc = GcLog.since(p.gcLog(), gcStart.get(i));
       gcOffsets.put(p.gcLog(), gc.endOffset());
       gcTotal += gc.totalMillis();
       gcMax = Math.max(gcMax, gc.maxMillis());
     }
-    return new Totals(cpu, resident, written, gcTotal, gcMax);
+    return new Totals(cpu, resident, written, read, gcTotal, gcMax);
   }
 
   /** -1 (not exposed by this OS) stays -1. */
@@ -65,6 +68,6 @@ public final class ServerWindow {
   }
 
   /** Server counters over a run; -1 where Linux does not expose one. */
-  public record Totals(long cpuNanos, long residentBytes, long diskWriteBytes, double gcPauseTotalMillis,
-      double gcPauseMaxMillis) {}
+  public record Totals(long cpuNanos, long residentBytes, long diskWriteBytes, long diskReadBytes,
+      double gcPauseTotalMillis, double gcPauseMaxMillis) {}
 }

@@ -13,7 +13,8 @@ public final class Csv {
 
   public static String of(List<Report.Row> rows, List<String> targets) {
     StringBuilder csv = new StringBuilder("workload,group,target,runs,ops,errors,seconds,ops_per_s,p50_us,p95_us,"
-        + "p99_us,p999_us,cpu_s_per_1000_ops,memory_pss_mb,disk_bytes_per_op,gc_pause_total_ms,gc_pause_max_ms\n");
+        + "p99_us,p999_us,cpu_s_per_1000_ops,memory_pss_mb,disk_bytes_per_op,gc_pause_total_ms,gc_pause_max_ms,"
+        + "disk_read_bytes_per_op\n");
     for (Report.Row r : rows) {
       for (String t : targets) {
         Figures f = r.of(t);
@@ -21,7 +22,7 @@ public final class Csv {
             .append(',').append(f.ops()).append(',').append(f.errors()).append(',').append(num(f.seconds()));
         for (double v : new double[] {f.opsPerSecond(), f.p50Micros(), f.p95Micros(), f.p99Micros(), f.p999Micros(),
             f.cpuSecondsPer1000Ops(), f.residentMb(), f.diskBytesPerOp(), f.gcPauseTotalMillis(),
-            f.gcPauseMaxMillis()}) {
+            f.gcPauseMaxMillis(), f.diskReadBytesPerOp()}) {
           csv.append(',').append(num(v));
         }
         csv.append('\n');
@@ -34,7 +35,7 @@ public final class Csv {
         for (java.util.function.ToDoubleFunction<Figures> g : List.<java.util.function.ToDoubleFunction<Figures>>of(
             Figures::seconds, Figures::opsPerSecond, Figures::p50Micros, Figures::p95Micros, Figures::p99Micros,
             Figures::p999Micros, Figures::cpuSecondsPer1000Ops, Figures::residentMb, Figures::diskBytesPerOp,
-            Figures::gcPauseTotalMillis, Figures::gcPauseMaxMillis)) {
+            Figures::gcPauseTotalMillis, Figures::gcPauseMaxMillis, Figures::diskReadBytesPerOp)) {
           csv.append(',').append(num(Report.ratioValue(r, ratio, g)));
         }
         csv.append('\n');

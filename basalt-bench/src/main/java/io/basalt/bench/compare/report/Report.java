@@ -172,14 +172,15 @@ public final class Report {
 
   private static String details(List<Row> rows, List<String> targets) {
     MarkdownTable table = new MarkdownTable("workload", "target", ">ops/s", ">p50 ms", ">p95 ms", ">p99 ms",
-        ">p99.9 ms", ">CPU s/1000 ops", ">memory MB", ">disk B/op", ">GC pause total ms", ">GC pause max ms",
-        ">errors");
+        ">p99.9 ms", ">CPU s/1000 ops", ">memory MB", ">disk B/op", ">disk read B/op", ">GC pause total ms",
+        ">GC pause max ms", ">errors");
     for (Row r : rows) {
       for (String t : targets) {
         Figures f = r.of(t);
         table.row(r.id(), t, rate(f.opsPerSecond()), number(f.p50Micros() / 1000), number(f.p95Micros() / 1000),
             number(f.p99Micros() / 1000), number(f.p999Micros() / 1000), number(f.cpuSecondsPer1000Ops()),
-            number(f.residentMb()), number(f.diskBytesPerOp()), number(f.gcPauseTotalMillis()),
+            number(f.residentMb()), number(f.diskBytesPerOp()), number(f.diskReadBytesPerOp()),
+            number(f.gcPauseTotalMillis()),
             number(f.gcPauseMaxMillis()), Long.toString(f.errors()));
       }
     }
@@ -188,7 +189,7 @@ public final class Report {
 
   private static String ratioTable(List<Row> rows, Ratio ratio) {
     MarkdownTable table = new MarkdownTable("workload", ">ops/s", ">p50", ">p95", ">p99", ">p99.9", ">CPU/op",
-        ">memory", ">disk B/op", ">GC total", ">GC max");
+        ">memory", ">disk B/op", ">disk read B/op", ">GC total", ">GC max");
     for (Row r : rows) {
       if (!r.has(ratio)) {
         continue;
@@ -196,7 +197,8 @@ public final class Report {
       table.row(r.id(), ratio(r, ratio, Figures::opsPerSecond), ratio(r, ratio, Figures::p50Micros),
           ratio(r, ratio, Figures::p95Micros), ratio(r, ratio, Figures::p99Micros), ratio(r, ratio, Figures::p999Micros),
           ratio(r, ratio, Figures::cpuSecondsPer1000Ops), ratio(r, ratio, Figures::residentMb),
-          ratio(r, ratio, Figures::diskBytesPerOp), ratio(r, ratio, Figures::gcPauseTotalMillis),
+          ratio(r, ratio, Figures::diskBytesPerOp), ratio(r, ratio, Figures::diskReadBytesPerOp),
+          ratio(r, ratio, Figures::gcPauseTotalMillis),
           ratio(r, ratio, Figures::gcPauseMaxMillis));
     }
     return table.render();

@@ -54,7 +54,7 @@ public record PeWorkload(Kind kind, String label, PeTable table, int threads, bo
 
   @Override
   public boolean warmsUp() {
-    return !kind.writes();
+    return true;
   }
 
   @Override

@@ -14,7 +14,7 @@ class ReportTest {
   private static RunFigures run(long ops, double seconds, long latencyNanos, long cpuNanos) {
     Histogram h = new Histogram(3);
     h.recordValueWithCount(latencyNanos, ops);
-    return new RunFigures(ops, 0, (long) (seconds * 1e9), h, cpuNanos, 100L << 20, ops * 1000, 2.0, 1.5);
+    return new RunFigures(ops, 0, (long) (seconds * 1e9), h, cpuNanos, 100L << 20, ops * 1000, ops * 10, 2.0, 1.5);
   }
 
   @Test
@@ -24,6 +24,7 @@ class ReportTest {
     assertThat(f.p50Micros()).isBetween(2990.0, 3010.0);
     assertThat(f.cpuSecondsPer1000Ops()).isEqualTo(0.25);
     assertThat(f.diskBytesPerOp()).isEqualTo(1000);
+    assertThat(f.diskReadBytesPerOp()).isEqualTo(10);
     assertThat(f.gcPauseTotalMillis()).isEqualTo(4.0);
     assertThat(f.gcPauseMaxMillis()).isEqualTo(1.5);
     assertThat(f.runs()).isEqualTo(2);
@@ -45,7 +46,7 @@ class ReportTest {
   void serverFiguresOfARunningClusterAreBlank() {
     Histogram h = new Histogram(3);
     h.recordValue(1000);
-    Figures f = Figures.of(List.of(new RunFigures(1, 0, 1_000_000_000L, h, -1, -1, -1, 0, 0)));
+    Figures f = Figures.of(List.of(new RunFigures(1, 0, 1_000_000_000L, h, -1, -1, -1, -1, 0, 0)));
     assertThat(f.cpuSecondsPer1000Ops()).isNaN();
     assertThat(Report.number(f.residentMb())).isEqualTo("-");
   }
