@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a crash costs at the next open: a child JVM ({@link RecoveryWriter}) writes random rows into a fresh
- * region until its log holds the given amount, all of it after the region's last checkpoint (the engine
- * checkpoints every {@code RegionEnvironmentConfig.CHECKPOINT_LOG_BYTES} of log), and is killed with SIGKILL;
+ * region until its log holds the given amount, all of it after the region's last checkpoint while that amount is
+ * below the engine's checkpoint interval ({@code RegionEnvironmentConfig.CHECKPOINT_LOG_BYTES}), and is killed with SIGKILL;
  * the region is then opened here, which replays that log. Opening the same region again after a clean close
  * is the baseline.
  */

@@ -94,8 +94,9 @@ public final class StorageBench implements Callable<Integer> {
   List<Long> snapshotMb;
 
   @Option(names = "--recovery-mb", split = ",", paramLabel = "MB",
-      description = "Log written since the last checkpoint before the crash of the recovery figures (default 20,190: "
-          + "what JE's default checkpoint interval and ours, 200 MB, leave at most; --quick 10,40).")
+      description = "Log written into a fresh region before the crash of the recovery figures (default 20,190: "
+          + "what JE's default checkpoint interval and ours, 200 MB, leave at most to replay; --quick 10,40). "
+          + "Above 200 MB a checkpoint falls in between and the replay stays under 200 MB.")
   List<Long> recoveryMb;
 
   @Option(names = "--large-snapshots", description = "Also snapshot 1 GB and 5 GB regions (about 8 GB of disk, minutes).")
