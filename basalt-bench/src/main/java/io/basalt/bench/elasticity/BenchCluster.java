@@ -200,7 +200,8 @@ final class BenchCluster implements AutoCloseable {
       servers.stream().filter(s -> s.process().isAlive()).forEach(this::dumpRecording);
     }
     for (Server s : servers) {
-      s.process().destroy(); // SIGTERM: regions close cleanly
+      // SIGTERM, through the handle: Process.destroy() also closes stdin, on which ChildMain halts at once.
+      s.process().toHandle().destroy();
     }
     for (Server s : servers) {
       try {

@@ -211,7 +211,7 @@ final class ResourceCluster implements AutoCloseable {
   private void stop(List<Child> group) {
     for (Child c : group) {
       if (c.process().isAlive()) {
-        c.process().destroy();
+        c.process().toHandle().destroy(); // SIGTERM only: Process.destroy() also closes stdin, and ChildMain halts
       }
     }
     for (Child c : group) {

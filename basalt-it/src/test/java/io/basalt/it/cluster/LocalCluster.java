@@ -156,8 +156,13 @@ public final class LocalCluster implements AutoCloseable {
       addMaster();
     }
     awaitActiveMaster();
+    // Launched together, then awaited: each JVM's start and warm-up overlap the others'.
+    List<Node> starting = new ArrayList<>();
     for (int i = 0; i < regionServers; i++) {
-      addRegionServer();
+      starting.add(launch(newRegionServer()));
+    }
+    for (Node n : starting) {
+      awaitPort(n.host, n.port, n.name, log(n.name));
     }
     awaitRegisteredRegionServers(regionServers);
   }
@@ -247,6 +252,12 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public Node addRegionServer() throws IOException, InterruptedException {
+    Node n = newRegionServer();
+    start(n);
+    return n;
+  }
+
+  private Node newRegionServer() throws IOException {
     int port = Processes.freePorts(1)[0];
     int index = regionServers.size();
     if (net != null && index >= net.size()) {
@@ -267,12 +278,16 @@ public final class LocalCluster implements AutoCloseable {
         "io.basalt.server.launch.RegionServerMain", args);
     n.infoPort = infoPort;
     regionServers.add(n);
-    start(n);
     return n;
   }
 
   /** (Re)starts a node on its port and directory and waits until it listens. */
   public void start(Node n) throws IOException, InterruptedException {
+    launch(n);
+    awaitPort(n.host, n.port, n.name, log(n.name));
+  }
+
+  private Node launch(Node n) throws IOException {
     List<String> jvm = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseZGC", "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
     jvm.addAll(n.jvmFlags);
@@ -281,7 +296,7 @@ public final class LocalCluster implements AutoCloseable {
       jvm.add("-Dbasalt.je.log.level=" + jeLog); // JE's elections and syncups in the region servers' logs
     }
     n.process = Processes.startJava(n.launcher, jvm, classpath, n.mainClass, n.args, log(n.name));
-    awaitPort(n.host, n.port, n.name, log(n.name));
+    return n;
   }
 
   /**
@@ -361,9 +376,12 @@ public final class LocalCluster implements AutoCloseable {
         .orElseThrow(() -> new IllegalArgumentException("no region server of this cluster at " + server));
   }
 
-  /** SIGTERM: a clean stop. */
+  /**
+   * SIGTERM: a clean stop. Sent through the process handle: {@code Process.destroy()} also closes the child's
+   * stdin, on which {@link io.basalt.it.target.ChildMain}'s watchdog halts the JVM before its shutdown runs.
+   */
   public void stop(Node n) throws InterruptedException {
-    n.process.destroy();
+    n.process.toHandle().destroy();
     if (!n.process.waitFor(60, TimeUnit.SECONDS)) {
       n.process.destroyForcibly();
       n.process.waitFor(30, TimeUnit.SECONDS);

@@ -16,7 +16,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   public EmbeddedZooKeeper(InetSocketAddress bind, Path dataDir) throws IOException, InterruptedException {
     FileTxnSnapLog log = new FileTxnSnapLog(dataDir.resolve("version-2-log").toFile(), dataDir.resolve("snapshots").toFile());
-    server = new ZooKeeperServer(log, 2000, 4000, 60000, -1, new org.apache.zookeeper.server.ZKDatabase(log), "");
+    // A session expires at the first tick after its timeout: a 500 ms tick (ZooKeeper's sample config has 2000)
+    // notices a dead server within half a second of its timeout rather than two. Sessions stay 4-60 s.
+    server = new ZooKeeperServer(log, 500, 4000, 60000, -1, new org.apache.zookeeper.server.ZKDatabase(log), "");
     connections = ServerCnxnFactory.createFactory(bind, 200);
     connections.startup(server);
     // Keep the last 3 snapshots and their logs, purged hourly, so a long-running standalone does not fill its disk.

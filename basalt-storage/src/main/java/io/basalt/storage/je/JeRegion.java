@@ -460,19 +460,19 @@ final class JeRegion implements Region {
 
   @Override
   public long maintain() {
-    if (!writable()) {
-      return 0; // the primary's maintenance reaches this copy through the log
-    }
     enter();
     try {
-      if (!writable()) {
-        return 0; // sealed meanwhile
+      if (sealed) {
+        return 0; // its log is being cloned for a split
       }
       long removed = 0;
-      if (catalog.metadata().pendingCollection()) {
-        removed += new RangeCollector(this).run();
+      if (writable()) { // the primary's purges reach the other copies through the log
+        if (catalog.metadata().pendingCollection()) {
+          removed += new RangeCollector(this).run();
+        }
+        removed += new PurgePass(this).run();
       }
-      removed += new PurgePass(this).run();
+      // Every copy recovers from its own log: a secondary that went quiet checkpoints as the primary does.
       log.checkpointIfBehind();
       return removed;
     } catch (DatabaseException e) {

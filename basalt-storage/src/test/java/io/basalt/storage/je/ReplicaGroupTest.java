@@ -155,6 +155,30 @@ class ReplicaGroupTest {
     g.get(1).close();
   }
 
+  /** Each copy recovers from its own log, so a secondary whose group went quiet bounds its recovery as a primary does. */
+  @Test
+  void maintenanceCheckpointsASecondaryWithMuchLogSinceItsLastCheckpoint() throws IOException {
+    List<ReplicatedRegion> g = startGroup();
+    byte[] value = new byte[1000];
+    for (int batch = 0; batch < 50; batch++) { // about 27 MB of log on every copy
+      List<RowMutation> rows = new ArrayList<>();
+      for (int i = 0; i < 540; i++) {
+        rows.add(RowMutation.of(of(String.format("r%06d", batch * 540 + i))).put(F, of("q"), value).build());
+      }
+      g.get(0).mutateBatch(rows, Durability.SYNC_WAL);
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+        assertThat(g.get(0).memberLag()).containsOnlyKeys("node1", "node2")
+            .allSatisfy((node, lag) -> assertThat(lag).isZero()));
+    var secondary = ((JeReplicaRegion) g.get(1)).region().environment();
+    var clear = new com.sleepycat.je.StatsConfig().setClear(true);
+    secondary.getStats(clear);
+    g.get(1).maintain();
+    assertThat(secondary.getStats(clear).getNCheckpoints()).as("after 27 MB of log").isEqualTo(1);
+    g.get(1).maintain();
+    assertThat(secondary.getStats(clear).getNCheckpoints()).as("right after one").isZero();
+  }
+
   private static <T> T onAnotherThread(java.util.function.Supplier<T> call) throws Exception {
     return java.util.concurrent.CompletableFuture.supplyAsync(call, r -> new Thread(r).start())
         .get(10, java.util.concurrent.TimeUnit.SECONDS);
