@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A region's replica group of three members, each on its own engine and loopback port in this JVM: the
  * founder is primary, writes reach the others, a secondary refuses writes naming the primary, the group
  * elects a new primary when the old one closes and loses nothing acknowledged, a member whose directory is
- * gone is refilled from the others, and a primary alone cannot acknowledge.
+ * gone is refilled from the others, a primary alone cannot acknowledge, and a quiet secondary checkpoints its own log.
  */
 @Timeout(180)
 class ReplicaGroupTest {
