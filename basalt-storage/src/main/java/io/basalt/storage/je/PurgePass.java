@@ -48,7 +48,7 @@ final class PurgePass {
             }
             row = k.row();
             column = null;
-            rowHasDead = false;
+            rowHasDead = c.rowHasBlindPuts(); // folded here, as a compaction rewrites what it keeps
             tracker.startRow();
           }
           if (k.isFamilyMarker()) {
@@ -89,10 +89,14 @@ final class PurgePass {
   private long purgeLocked(FamilyStore f, byte[] row, long now) {
     return Transactions.runNoSync(region.environment(), txn -> {
       long removed = 0;
-      try (CellCursor c = f.openWrite(txn)) {
+      CellCursor c = f.openWrite(txn);
+      try {
         c.valuesWithMoves(false);
         byte[] prefix = CellKeyCodec.rowPrefix(row);
         boolean on = c.seek(prefix);
+        if (on) {
+          c.foldRow();
+        }
         VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
         byte[] column = null;
         while (on && CellKeyCodec.startsWith(c.key(), prefix)) {
@@ -114,8 +118,10 @@ final class PurgePass {
           }
           on = c.next();
         }
+      } finally {
+        c.close();
       }
-      return removed;
+      return removed - c.takeFoldedCells(); // a fold of deltas dropped cells too
     });
   }
 }

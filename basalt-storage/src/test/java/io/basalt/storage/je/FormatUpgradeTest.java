@@ -18,25 +18,29 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A region directory written by the release before row records (format 1, checked in as
- * {@code format-v1-region.tar.gz} with the dump of its reads, see {@link FormatFixture}) opens with this release,
- * reads back equal, takes writes, splits and reopens, staying in format 1 throughout.
+ * {@code format-v1-region.tar.gz} with the dump of its reads, see {@link FormatFixture}) or by the release before
+ * blind puts (format 2, {@code format-v2-region.tar.gz}) opens with this release, reads back equal, takes writes,
+ * splits and reopens, staying in its format throughout, and answers as a region of the newest format given the same
+ * writes.
  */
 class FormatUpgradeTest {
   @TempDir Path dir;
 
-  @Test
-  void aRegionWrittenByTheFormerReleaseServesWritesSplitsAndReopens() throws Exception {
-    List<String> expected = unpackFixture();
+  @ParameterizedTest(name = "format {0}")
+  @ValueSource(ints = {1, 2})
+  void aRegionWrittenByAFormerReleaseServesWritesSplitsAndReopens(int format) throws Exception {
+    List<String> expected = unpackFixture(format);
     try (RegionFixture fx = new RegionFixture(dir, StorageConfig.DEFAULT.withCacheBytes(16L << 20)
         .withPurgeIntervalMillis(0).withCollectorKeysPerSecond(1_000_000))) {
       fx.clock.set(FormatFixture.CLOCK);
       JeRegion old = (JeRegion) fx.engine.open(dir.resolve("region"));
-      assertThat(old.metadata().formatVersion()).isEqualTo(1);
+      assertThat(old.metadata().formatVersion()).isEqualTo(format);
       assertThat(FormatFixture.dump(old)).isEqualTo(expected);
 
       // The same writes into a region this release creates read back the same.
@@ -54,6 +58,10 @@ class FormatUpgradeTest {
             Durability.SYNC_WAL);
         r.mutate(RowMutation.of(of("wide")).put(FormatFixture.B, of("c00100"), FormatFixture.CLOCK, of("changed"))
             .build(), Durability.SYNC_WAL);
+        for (int i = 0; i < 60; i += 7) { // puts only, to stored rows: blind in the newest format
+          r.mutate(RowMutation.of(FormatFixture.row(i)).put(FormatFixture.A, of("q1"), FormatFixture.CLOCK, of("p" + i))
+              .put(FormatFixture.T, of("x"), FormatFixture.CLOCK, of("t")).build(), Durability.SYNC_WAL);
+        }
       }
       List<String> afterWrites = FormatFixture.dump(old);
       assertThat(FormatFixture.dump(fresh)).isEqualTo(afterWrites);
@@ -64,15 +72,15 @@ class FormatUpgradeTest {
           .containsExactly("b:c00100=changed");
       fresh.close();
 
-      // Split: both daughters are clones of the old region's log, so format 1 too, and together serve it all.
+      // Split: both daughters are clones of the old region's log, so in its format too, and together serve it all.
       byte[] mid = old.midpointRow().orElseThrow();
       old.close();
       fx.engine.cloneClosed(dir.resolve("region"), dir.resolve("low"));
       fx.engine.cloneClosed(dir.resolve("region"), dir.resolve("high"));
       JeRegion low = (JeRegion) fx.engine.openRestricted(dir.resolve("low"), new KeyRange(Bytes.EMPTY, mid));
       JeRegion high = (JeRegion) fx.engine.openRestricted(dir.resolve("high"), new KeyRange(mid, Bytes.EMPTY));
-      assertThat(low.metadata().formatVersion()).isEqualTo(1);
-      assertThat(high.metadata().formatVersion()).isEqualTo(1);
+      assertThat(low.metadata().formatVersion()).isEqualTo(format);
+      assertThat(high.metadata().formatVersion()).isEqualTo(format);
       assertThat(halvesTogether(FormatFixture.dump(low), FormatFixture.dump(high))).isEqualTo(afterWrites);
       org.awaitility.Awaitility.await().atMost(60, TimeUnit.SECONDS)
           .until(() -> !low.stats().pendingCollection() && !high.stats().pendingCollection());
@@ -82,7 +90,7 @@ class FormatUpgradeTest {
       high.close();
 
       JeRegion reopened = (JeRegion) fx.engine.open(dir.resolve("high"));
-      assertThat(reopened.metadata().formatVersion()).isEqualTo(1);
+      assertThat(reopened.metadata().formatVersion()).isEqualTo(format);
       assertThat(reopened.descriptor().range()).isEqualTo(new KeyRange(mid, Bytes.EMPTY));
       assertThat(show(reopened.get(of("wide"), ReadOptions.DEFAULT.withColumns(
           io.basalt.storage.read.ColumnSelection.builder().family(FormatFixture.A).build()))))
@@ -130,10 +138,10 @@ class FormatUpgradeTest {
   }
 
   /** Unpacks the fixture into {@link #dir}; returns the dump its writer recorded. */
-  private List<String> unpackFixture() throws IOException, InterruptedException {
+  private List<String> unpackFixture(int format) throws IOException, InterruptedException {
     Path archive = dir.resolve("fixture.tar.gz");
-    try (InputStream in = getClass().getResourceAsStream("/format-v1-region.tar.gz")) {
-      assertThat(in).as("the checked-in format-1 region").isNotNull();
+    try (InputStream in = getClass().getResourceAsStream("/format-v" + format + "-region.tar.gz")) {
+      assertThat(in).as("the checked-in format-%d region", format).isNotNull();
       Files.copy(in, archive);
     }
     Process tar = new ProcessBuilder("tar", "xzf", archive.toString(), "-C", dir.toString()).inheritIO().start();
