@@ -36,6 +36,11 @@ enum CellLayout {
     throw new IllegalArgumentException("no cell layout for region format " + formatVersion);
   }
 
+  /** Whether a region in this layout reads records written in {@code other} as they are (a merge copies them). */
+  boolean reads(CellLayout other) {
+    return other == this || this == BLIND_ROW_RECORDS && other == ROW_RECORDS;
+  }
+
   /** A cursor reading without locks and outside any transaction, on a JE cursor of {@code pool}, returned to it on close. */
   CellCursor wrapRead(ReadCursors pool, FamilySchema schema) {
     com.sleepycat.je.Cursor c = pool.take();
