@@ -77,35 +77,6 @@ interface CellCursor extends AutoCloseable {
   /** Deletes the key the cursor is on; {@link #next} then moves to the key after it. Writing cursors only. */
   void delete();
 
-  /**
-   * Writes a puts-only mutation's cells of this family, all of row {@code rowPrefix}, without reading what the row
-   * holds, where the layout can ({@link RowDelta}); {@code now} is the mutation's clock. Returns the number of cells
-   * stored, or -1 when the caller must {@link #put} them instead. Writing cursors only.
-   */
-  default long putBlind(byte[] rowPrefix, java.util.List<Cell> cells, long now) {
-    return -1;
-  }
-
-  /** Whether the row the cursor is on has blind puts not yet folded into its record. */
-  default boolean rowHasBlindPuts() {
-    return false;
-  }
-
-  /**
-   * Folds the blind puts of the row the cursor is on into its record, when next stored ({@link #flush}); the caller
-   * holds the row's write lock. Writing cursors only.
-   */
-  default void foldRow() {
-  }
-
-  /**
-   * The change in stored cells since the last call that writes did not report themselves (folds of blind puts), to
-   * be counted when the transaction commits.
-   */
-  default long takeFoldedCells() {
-    return 0;
-  }
-
   /** Stores writes the cursor holds back (a row mutation ends with this); moves may then need a search. */
   void flush();
 

@@ -37,7 +37,7 @@ final class FamilyStore {
 
   /** A cursor reading without locks and outside any transaction; its JE cursor is reused (see {@link ReadCursors}). */
   CellCursor openRead() {
-    return layout.wrapRead(readCursors, schema);
+    return layout.wrapRead(readCursors);
   }
 
   CellCursor openWrite(Transaction txn) {
@@ -45,7 +45,7 @@ final class FamilyStore {
   }
 
   CellCursor openWrite(Transaction txn, CacheMode cacheMode) {
-    return layout.openWrite(db, txn, cacheMode, schema);
+    return layout.openWrite(db, txn, cacheMode);
   }
 
   /** Closes the database, and first the read cursors kept for reuse; no cursor of it may be in use. */

@@ -48,7 +48,7 @@ final class PurgePass {
             }
             row = k.row();
             column = null;
-            rowHasDead = c.rowHasBlindPuts(); // folded here, as a compaction rewrites what it keeps
+            rowHasDead = false;
             tracker.startRow();
           }
           if (k.isFamilyMarker()) {
@@ -89,14 +89,10 @@ final class PurgePass {
   private long purgeLocked(FamilyStore f, byte[] row, long now) {
     return Transactions.runNoSync(region.environment(), txn -> {
       long removed = 0;
-      CellCursor c = f.openWrite(txn);
-      try {
+      try (CellCursor c = f.openWrite(txn)) {
         c.valuesWithMoves(false);
         byte[] prefix = CellKeyCodec.rowPrefix(row);
         boolean on = c.seek(prefix);
-        if (on) {
-          c.foldRow();
-        }
         VersionTracker tracker = new VersionTracker(f.schema(), TimeRange.ALL, now);
         byte[] column = null;
         while (on && CellKeyCodec.startsWith(c.key(), prefix)) {
@@ -118,10 +114,8 @@ final class PurgePass {
           }
           on = c.next();
         }
-      } finally {
-        c.close();
       }
-      return removed - c.takeFoldedCells(); // a fold of deltas dropped cells too
+      return removed;
     });
   }
 }

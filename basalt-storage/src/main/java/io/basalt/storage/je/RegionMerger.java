@@ -100,7 +100,7 @@ final class RegionMerger {
           return new MergeReport(0, 0, 0, linkedTailBytes, (System.nanoTime() - start) / 1_000_000);
         }
         checkAdjacent(small, large, merged);
-        if (!CellLayout.ofFormat(into.formatVersion()).reads(CellLayout.ofFormat(from.formatVersion()))) {
+        if (from.formatVersion() != into.formatVersion()) {
           // The copy moves JE records as they are: a record means something else in the other format.
           throw new StorageException("cannot merge a region of format " + from.formatVersion() + " into one of format "
               + into.formatVersion());

@@ -18,7 +18,7 @@ import java.util.List;
  * of the region's own environment (so a clone carries it along).
  *
  * <pre>
- * record  = int formatVersion (1: cells as records, 2: rows as records, 3: rows and blind puts, see {@link CellLayout})
+ * record  = int formatVersion (1: cells as records, 2: rows as records, see {@link CellLayout})
  *           bytes rangeStart  bytes rangeEnd       (bytes = int length + data)
  *           boolean pendingCollection             (keys outside the range may still be stored)
  *           int familyCount  family*
@@ -27,10 +27,10 @@ import java.util.List;
  */
 record RegionMetadata(RegionDescriptor descriptor, boolean pendingCollection, int formatVersion) {
   /** What a new region is written in. A region keeps its version for life (splits, merges and copies included). */
-  static final int NEW_REGION_FORMAT = 3;
+  static final int NEW_REGION_FORMAT = 2;
   /** The oldest and newest versions this release reads and writes. */
   static final int OLDEST_FORMAT = 1;
-  static final int NEWEST_FORMAT = 3;
+  static final int NEWEST_FORMAT = 2;
 
   RegionMetadata {
     if (formatVersion < OLDEST_FORMAT || formatVersion > NEWEST_FORMAT) {

@@ -1,14 +1,8 @@
 package io.basalt.storage.je;
 
 import io.basalt.storage.cell.Cell;
-import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.cell.CellType;
-import io.basalt.storage.read.TimeRange;
-import io.basalt.storage.read.VersionTracker;
-import io.basalt.storage.schema.FamilySchema;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The cells of one row of one family that share one JE record in {@link CellLayout#ROW_RECORDS} (a chunk of the
@@ -34,8 +28,8 @@ final class RowChunk {
   /** The record's key; null for a chunk not yet stored. */
   final byte[] recordKey;
   final byte[] rowPrefix;
-  /** Whether a later chunk of the row may follow this one (cleared when deltas were merged: then none does). */
-  boolean more;
+  /** Whether a later chunk of the row may follow this one. */
+  final boolean more;
   /** The record's bytes, which the cells point into until changed (null for a new chunk). */
   private final byte[] data;
   private int size;
@@ -43,10 +37,6 @@ final class RowChunk {
   private int[] at;
   /** Per cell, once the chunk changes: the arrays its suffix and value are in (null: both in {@link #data}). */
   private byte[][] bufs;
-  /** The keys of the {@link RowDelta}s merged into this chunk, in write order (null: none); storing it deletes them. */
-  List<byte[]> deltaKeys;
-  /** Minus the cells the merges dropped (overwritten or trimmed): the region's count changes by this when stored. */
-  long foldedCells;
 
   private RowChunk(byte[] recordKey, byte[] rowPrefix, boolean more, byte[] data, int capacity) {
     this.recordKey = recordKey;
@@ -64,17 +54,12 @@ final class RowChunk {
   }
 
   static RowChunk decode(byte[] key, byte[] data) {
-    return decode(key, data, 0);
-  }
-
-  /** The chunk whose flags are at {@code offset} of {@code data} (after a {@link RowDelta}'s header). */
-  static RowChunk decode(byte[] key, byte[] data, int offset) {
-    int rowPrefixLength = CellKeyCodec.rowPrefixLength(key);
+    int rowPrefixLength = io.basalt.storage.cell.CellKeyCodec.rowPrefixLength(key);
     byte[] rowPrefix = rowPrefixLength == key.length ? key : Arrays.copyOf(key, rowPrefixLength);
-    long v = readVarint(data, offset + 1);
+    long v = readVarint(data, 1);
     int n = (int) v;
     int p = (int) (v >>> 32);
-    RowChunk c = new RowChunk(key, rowPrefix, (data[offset] & MORE) != 0, data, n);
+    RowChunk c = new RowChunk(key, rowPrefix, (data[0] & MORE) != 0, data, n);
     int[] at = c.at;
     for (int i = 0; i < n; i++) {
       v = readVarint(data, p);
@@ -94,8 +79,8 @@ final class RowChunk {
   }
 
   /** The number of cells in a stored chunk, from its first bytes (see {@link CellLayout#countCells}). */
-  static int countOf(byte[] data, int offset) {
-    return (int) readVarint(data, offset + 1);
+  static int countOf(byte[] data) {
+    return (int) readVarint(data, 1);
   }
 
   int size() {
@@ -185,70 +170,6 @@ final class RowChunk {
     at[4 * i + 3] = length;
   }
 
-  /**
-   * Merges a {@link RowDelta} of this row, keyed {@code deltaKey}: its cells over this chunk's (one with the same key
-   * replaces the older), then each column it put to trimmed to VERSIONS as its put would have been at {@code now}
-   * (the same rule as {@link VersionTrimmer#trimColumn}), so a row reads the same as if the put had rewritten it.
-   */
-  void overlay(byte[] deltaKey, RowChunk delta, FamilySchema schema, long now) {
-    if (deltaKeys == null) {
-      deltaKeys = new ArrayList<>(2);
-    }
-    deltaKeys.add(deltaKey);
-    int stored = size + delta.size;
-    for (int i = 0; i < delta.size; i++) {
-      byte[] key = delta.key(i);
-      put(find(key), key, delta.valueBuf(i), delta.at[4 * i + 2], delta.at[4 * i + 3]);
-    }
-    byte[] column = null;
-    for (int i = 0; i < delta.size; i++) {
-      byte[] key = delta.key(i);
-      int length = key.length - 9; // the column prefix: the key without its timestamp and type
-      if (column == null || !Arrays.equals(column, 0, column.length, key, 0, length)) {
-        column = Arrays.copyOf(key, length);
-        trimColumn(column, schema, now);
-      }
-    }
-    foldedCells += size - stored;
-  }
-
-  private void trimColumn(byte[] column, FamilySchema schema, long now) {
-    int from = find(column);
-    int to = from;
-    int puts = 0;
-    for (; to < size && startsWith(to, column); to++) {
-      if (CellKeyCodec.typeOf(key(to)) == CellType.PUT) {
-        puts++;
-      }
-    }
-    if (puts <= schema.maxVersions()) {
-      return;
-    }
-    VersionTracker tracker = new VersionTracker(schema, TimeRange.ALL, now);
-    byte[] markers = Arrays.copyOf(rowPrefix, rowPrefix.length + 2); // the family slot: 00 00, first in the row
-    for (int i = 0; i < from && startsWith(i, markers); i++) {
-      byte[] k = key(i);
-      tracker.familyMarker(CellKeyCodec.timestampOf(k), CellKeyCodec.typeOf(k));
-    }
-    for (int i = from; i < to; ) {
-      byte[] k = key(i);
-      if (tracker.retain(CellKeyCodec.timestampOf(k), CellKeyCodec.typeOf(k)) != VersionTracker.Verdict.YES) {
-        remove(i);
-        to--;
-      } else {
-        i++;
-      }
-    }
-  }
-
-  /** Whether cell {@code i}'s key starts with {@code prefix}, a prefix of this row's keys. */
-  private boolean startsWith(int i, byte[] prefix) {
-    int rp = rowPrefix.length;
-    int n = prefix.length - rp;
-    int off = at[4 * i];
-    return at[4 * i + 1] >= n && Arrays.equals(suffixBuf(i), off, off + n, prefix, rp, prefix.length);
-  }
-
   void remove(int i) {
     editable();
     shift(i + 1, i, size - i - 1);
@@ -305,18 +226,13 @@ final class RowChunk {
 
   /** The record value of cells {@code [from, to)}. */
   byte[] encode(int from, int to, boolean moreFollow) {
-    return encode(from, to, moreFollow, 0);
-  }
-
-  /** The same after {@code headerBytes} left for the caller to fill. */
-  byte[] encode(int from, int to, boolean moreFollow, int headerBytes) {
-    int length = headerBytes + 1 + varintLength(to - from);
+    int length = 1 + varintLength(to - from);
     for (int i = from; i < to; i++) {
       length += encodedLength(i);
     }
     byte[] out = new byte[length];
-    out[headerBytes] = (byte) (moreFollow ? MORE : 0);
-    int p = writeVarint(out, headerBytes + 1, to - from);
+    out[0] = (byte) (moreFollow ? MORE : 0);
+    int p = writeVarint(out, 1, to - from);
     for (int i = from; i < to; i++) {
       int sl = at[4 * i + 1];
       p = writeVarint(out, p, sl);

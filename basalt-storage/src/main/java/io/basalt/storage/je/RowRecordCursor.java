@@ -1,12 +1,14 @@
 package io.basalt.storage.je;
 
 import com.sleepycat.je.Cursor;
+import com.sleepycat.je.DatabaseEntry;
+import com.sleepycat.je.LockMode;
+import com.sleepycat.je.OperationStatus;
+import com.sleepycat.je.Put;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
 import io.basalt.storage.cell.CellType;
-import io.basalt.storage.schema.FamilySchema;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -17,9 +19,6 @@ import java.util.function.Consumer;
  * <p>Writes change the chunk in memory and store it when the cursor leaves it, or at {@link #flush} (the end of a
  * row's mutation) and {@link #close}: a row mutation rewrites each chunk it touches once, inside the caller's
  * transaction, under the row's write lock. A chunk over {@link #CHUNK_BYTES} is stored as several records.
- *
- * <p>In format 3 a chunk may stand for a row's record with its {@link RowDelta}s merged in ({@link RowRecords});
- * storing it folds them. A puts-only mutation of a stored row writes a delta instead ({@link #putBlind}).
  */
 final class RowRecordCursor implements CellCursor {
   /**
@@ -28,11 +27,14 @@ final class RowRecordCursor implements CellCursor {
    */
   static final int CHUNK_BYTES = 16 << 10;
 
-  private final RowRecords records;
+  private final Cursor cursor;
   /** Closes the JE cursor, or returns it to the pool it came from. */
   private final Consumer<Cursor> release;
   private final boolean writable;
   private final int chunkBytes;
+  private final DatabaseEntry recordKey = new DatabaseEntry();
+  private final DatabaseEntry recordData = new DatabaseEntry();
+  private final DatabaseEntry keyOnly = Cursors.noData();
   /** The chunk the cursor is in (null: unpositioned). */
   private RowChunk chunk;
   private int pos;
@@ -40,6 +42,8 @@ final class RowRecordCursor implements CellCursor {
   private boolean on;
   /** The cell at {@link #pos} was deleted: {@link #pos} already names the cell after it. */
   private boolean deletedHere;
+  /** The JE cursor sits on {@link #chunk}'s record, so the neighbouring chunks are one step away. */
+  private boolean jeOnChunk;
   /** {@link #chunk} holds changes not yet stored. */
   private boolean dirty;
   /** The key of the last record {@link #chunk} was stored as (past a flush that cut it into several). */
@@ -49,11 +53,14 @@ final class RowRecordCursor implements CellCursor {
    * check steps back one key, then forward again): the step forward returns to it without a JE search.
    */
   private RowChunk parked;
+  /** JE's cursor sits on the record just after {@link #chunk}, a chunk not yet stored. */
+  private boolean jeAfterChunk;
+  /** No record follows {@link #chunk}, a chunk not yet stored (a new last row: what sequential loads write). */
+  private boolean jeNothingAfter;
   private byte[] keyCache;
 
-  /** {@code deltas}: the family's schema where rows may have {@link RowDelta}s, else null. */
-  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, FamilySchema deltas, Consumer<Cursor> release) {
-    this.records = new RowRecords(cursor, writable, deltas);
+  RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, Consumer<Cursor> release) {
+    this.cursor = cursor;
     this.release = release;
     this.writable = writable;
     this.chunkBytes = chunkBytes;
@@ -108,12 +115,12 @@ final class RowRecordCursor implements CellCursor {
       }
     }
     // The general case: the last chunk whose key is at or before the key may hold cells after it.
-    if (!records.seek(key)) {
+    if (!jeSearch(key)) {
       if (!jeLast()) {
         return off();
       }
-    } else if (Arrays.equals(records.seekedKey(), key)) {
-      return loaded(records.current()) ? enter(0) : off();
+    } else if (Arrays.equals(chunk.recordKey, key)) {
+      return enter(0);
     } else if (!jePrev()) {
       return jeSearch(key) ? enter(0) : off(); // nothing before it (the failed step unpositioned JE's cursor)
     }
@@ -243,7 +250,9 @@ final class RowRecordCursor implements CellCursor {
     chunk = null;
     on = false;
     deletedHere = false;
-    records.forget();
+    jeOnChunk = false;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
     keyCache = null;
     return false;
   }
@@ -256,31 +265,31 @@ final class RowRecordCursor implements CellCursor {
       parked = null;
       dirty = true;
       lastRecordKey = null;
-      records.forget(); // JE's cursor is on the chunk before
+      jeOnChunk = false; // JE's cursor is on the chunk before
+      jeAfterChunk = false;
+      jeNothingAfter = false;
       return enter(0);
     }
     byte[] after = leave();
-    if (!records.onChunk && !records.afterChunk && !records.nothingAfter) {
-      if (!jeSearch(after)) {
-        return off();
-      }
-      if (!Arrays.equals(chunk.recordKey, after)) {
-        return enter(0);
-      }
-      // back on the chunk left: step from there
-    }
-    if (records.onChunk) {
+    if (jeOnChunk) {
       return jeNext() ? enter(0) : off();
     }
-    return records.afterChunk && loaded(records.current()) ? enter(0) : off();
+    if (!jeSearch(after)) {
+      return off();
+    }
+    if (Arrays.equals(chunk.recordKey, after)) {
+      return jeNext() ? enter(0) : off();
+    }
+    return enter(0);
   }
 
   /** To the last cell of the chunk before this one. */
   private boolean previousChunk() {
+    byte[] first = chunk.recordKey != null ? chunk.recordKey : chunk.rowPrefix;
     if (dirty && parked == null) {
       // Step back without storing the changes: the step forward that usually follows comes back to them.
       RowChunk changed = chunk;
-      boolean found = loaded(records.before(changed));
+      boolean found = jeOnChunk || jeAfterChunk ? jePrev() : jeNothingAfter || !jeSearch(first) ? jeLast() : jePrev();
       if (found) {
         parked = changed;
         dirty = false;
@@ -290,9 +299,12 @@ final class RowRecordCursor implements CellCursor {
       on = false;
       return false;
     }
-    RowChunk from = chunk;
     leave();
-    return loaded(records.before(from)) ? enter(chunk.size() - 1) : off();
+    if (jeOnChunk) {
+      return jePrev() ? enter(chunk.size() - 1) : off();
+    }
+    boolean found = jeSearch(first) ? jePrev() : jeLast();
+    return found ? enter(chunk.size() - 1) : off();
   }
 
   // ---------------------------------------------------------------- writes
@@ -320,16 +332,17 @@ final class RowRecordCursor implements CellCursor {
    * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
    */
   private void locateForWrite(byte[] key, byte[] rowPrefix) {
-    // Key-only: for a new row the search lands on the next row's record, whose value it need not read. JE's cursor is
-    // then on it, or past the last: either way a step back from the new row is one JE step.
-    if (!records.seekRow(rowPrefix)) {
+    // Key-only: for a new row the search lands on the next row's record, whose value it need not read.
+    recordKey.setData(rowPrefix);
+    boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    if (!found || !CellKeyCodec.startsWith(recordKey.getData(), rowPrefix)) {
       startRow(rowPrefix, false);
+      // On the next row's record, or past the last: either way a step back from the new row is one JE step.
+      jeAfterChunk = found;
+      jeNothingAfter = !found;
       return;
     }
-    loaded(records.current());
-    if (chunk.deltaKeys != null) {
-      dirty = true; // read anyway: stored folded with the writes that follow
-    }
+    loaded(cursor.getCurrent(recordKey, recordData, LockMode.READ_UNCOMMITTED));
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
       startRow(rowPrefix, true); // the row's first chunk emptied and went: a new one before the rest
       return;
@@ -339,62 +352,10 @@ final class RowRecordCursor implements CellCursor {
       if (!jeNext() || !CellKeyCodec.startsWith(chunk.recordKey, rowPrefix)
           || Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
         chunk = here;
-        records.forget();
+        jeOnChunk = false;
         return;
       }
     }
-  }
-
-  /**
-   * Writes {@code cells} (puts of one row, the family's share of a puts-only mutation) as a {@link RowDelta} if the
-   * row is stored as a single record with fewer than {@link RowDelta#MAX_PER_ROW} deltas: looks at keys only, never
-   * at the row's record. Returns the number of cells written, or -1 when the caller must put them one by one (the row
-   * is new, wide or has too many deltas); for a new row the cursor is then ready for those puts without a search.
-   */
-  @Override
-  public long putBlind(byte[] rowPrefix, List<Cell> cells, long now) {
-    checkWritable();
-    if (!records.hasDeltas()) {
-      return -1;
-    }
-    leave();
-    off();
-    if (!records.seekRow(rowPrefix)) {
-      startRow(rowPrefix, false); // a new row: JE's cursor is where seekRow left it
-      return -1;
-    }
-    int seq = records.nextDeltaSeq(rowPrefix);
-    if (seq < 0) {
-      return -1;
-    }
-    RowChunk delta = RowChunk.empty(rowPrefix, false);
-    for (Cell c : cells) {
-      byte[] key = CellKeyCodec.encode(c);
-      delta.put(delta.find(key), key, c.valueArray(), c.valueOffset(), c.valueLength());
-    }
-    if (delta.cuts(chunkBytes).length > 0) {
-      return -1;
-    }
-    records.putDelta(rowPrefix, seq, delta, now);
-    return delta.size();
-  }
-
-  @Override
-  public boolean rowHasBlindPuts() {
-    return chunk != null && chunk.deltaKeys != null;
-  }
-
-  @Override
-  public void foldRow() {
-    checkWritable();
-    if (rowHasBlindPuts()) {
-      dirty = true;
-    }
-  }
-
-  @Override
-  public long takeFoldedCells() {
-    return records.takeFoldedCells();
   }
 
   private void startRow(byte[] rowPrefix, boolean more) {
@@ -429,8 +390,7 @@ final class RowRecordCursor implements CellCursor {
   private byte[] leave() {
     byte[] last = store();
     if (last == null && chunk != null) {
-      last = lastRecordKey != null ? lastRecordKey
-          : chunk.deltaKeys != null ? chunk.deltaKeys.get(chunk.deltaKeys.size() - 1) : chunk.recordKey;
+      last = lastRecordKey != null ? lastRecordKey : chunk.recordKey;
     }
     storeParked();
     return last;
@@ -454,9 +414,45 @@ final class RowRecordCursor implements CellCursor {
     return lastRecordKey;
   }
 
-  /** Writes a changed chunk back; returns its last record's key. */
+  /** Writes a changed chunk back (deleting its record if empty, cutting it if large); returns its last record's key. */
   private byte[] write(RowChunk c) {
-    return records.store(c, records.onChunk && c == chunk && c.recordKey != null, chunkBytes);
+    // JE's cursor is still on the record this chunk was read from (a put's usual case: the row's only record):
+    // replace or delete it there, without another search from the root of the tree.
+    boolean onItsRecord = jeOnChunk && c == chunk && c.recordKey != null;
+    jeOnChunk = false;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
+    byte[] last;
+    if (c.size() == 0) {
+      last = c.recordKey != null ? c.recordKey : c.rowPrefix;
+      if (c.recordKey != null) {
+        recordKey.setData(last);
+        if (onItsRecord
+            || cursor.getSearchKey(recordKey, noData(), LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS) {
+          cursor.delete();
+        }
+      }
+      return last;
+    }
+    int[] cuts = c.cuts(chunkBytes);
+    int from = 0;
+    byte[] key = c.recordKey != null ? c.recordKey : c.rowPrefix;
+    last = key;
+    for (int p = 0; p <= cuts.length; p++) {
+      int to = p < cuts.length ? cuts[p] : c.size();
+      byte[] pieceKey = p == 0 ? key : c.key(from);
+      DatabaseEntry data = new DatabaseEntry(c.encode(from, to, p < cuts.length || c.more));
+      if (p > 0 || !onItsRecord || cursor.put(null, data, Put.CURRENT, null) == null) {
+        cursor.put(new DatabaseEntry(pieceKey), data, Put.OVERWRITE, null);
+      }
+      last = pieceKey;
+      from = to;
+    }
+    return last;
+  }
+
+  private static DatabaseEntry noData() {
+    return Cursors.noData();
   }
 
   private void checkWritable() {
@@ -468,32 +464,41 @@ final class RowRecordCursor implements CellCursor {
   // ---------------------------------------------------------------- JE steps, each loading the chunk it reaches
 
   private boolean jeSearch(byte[] key) {
-    return loaded(records.search(key));
+    recordKey.setData(key);
+    return loaded(cursor.getSearchKeyRange(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jeFirst() {
-    return loaded(records.first());
+    return loaded(cursor.getFirst(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jeLast() {
-    return loaded(records.last());
+    return loaded(cursor.getLast(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jeNext() {
-    return loaded(records.next());
+    return loaded(cursor.getNext(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
   private boolean jePrev() {
-    return loaded(records.prev());
+    return loaded(cursor.getPrev(recordKey, recordData, LockMode.READ_UNCOMMITTED));
   }
 
-  private boolean loaded(RowChunk reached) {
+  private boolean loaded(OperationStatus status) {
     on = false;
     deletedHere = false;
     keyCache = null;
     lastRecordKey = null;
-    chunk = reached;
-    return reached != null;
+    jeAfterChunk = false;
+    jeNothingAfter = false;
+    if (status != OperationStatus.SUCCESS) {
+      chunk = null;
+      jeOnChunk = false;
+      return false;
+    }
+    chunk = RowChunk.decode(recordKey.getData(), recordData.getData());
+    jeOnChunk = true;
+    return true;
   }
 
   @Override
@@ -502,7 +507,7 @@ final class RowRecordCursor implements CellCursor {
       store();
       storeParked();
     } finally {
-      release.accept(records.cursor());
+      release.accept(cursor);
     }
   }
 }

@@ -223,13 +223,9 @@ final class RowWriter {
     boolean committed = false;
     long added = 0;
     try {
-      TxnCursors cursors = new TxnCursors(txn, cacheMode);
-      try {
+      try (TxnCursors cursors = new TxnCursors(txn, cacheMode)) {
         added = writes.applyAsLong(cursors);
-      } finally {
-        cursors.close();
       }
-      added += cursors.foldedCells();
       try {
         txn.commit();
       } catch (com.sleepycat.je.rep.InsufficientAcksException e) {
@@ -277,11 +273,6 @@ final class RowWriter {
     for (Cell c : resolved) {
       putsOnly &= c.type() == CellType.PUT;
     }
-    if (putsOnly && !resolved.isEmpty() && catalog.family(resolved.get(0).family()).layout() == CellLayout.BLIND_ROW_RECORDS) {
-      List<Cell> left = new ArrayList<>(0);
-      added += writeBlind(cursors, row, resolved, now, left);
-      resolved = left;
-    }
     // Columns put to, and whether each may now hold more than VERSIONS puts (as of its last put here).
     List<Cell> touchedColumns = new ArrayList<>(resolved.size());
     List<Boolean> mayExceed = new ArrayList<>(resolved.size());
@@ -320,29 +311,6 @@ final class RowWriter {
     }
     // A later row of the same transaction may read this one (a delete at LATEST reads the versions it masks).
     cursors.flush();
-    return added;
-  }
-
-  /**
-   * Writes each family's share of a puts-only mutation without reading the row where the layout allows (the row is
-   * stored: see {@link CellCursor#putBlind}); the cells of families that did not are added to {@code left}. Returns
-   * the number of cells stored. Their columns are trimmed to VERSIONS when the row is next read.
-   */
-  private long writeBlind(TxnCursors cursors, byte[] row, List<Cell> cells, long now, List<Cell> left) {
-    Map<FamilyStore, List<Cell>> byFamily = new java.util.IdentityHashMap<>(2);
-    for (Cell c : cells) {
-      byFamily.computeIfAbsent(catalog.family(c.family()), f -> new ArrayList<>(cells.size())).add(c);
-    }
-    byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
-    long added = 0;
-    for (Map.Entry<FamilyStore, List<Cell>> e : byFamily.entrySet()) {
-      long n = cursors.of(e.getKey()).putBlind(rowPrefix, e.getValue(), now);
-      if (n < 0) {
-        left.addAll(e.getValue());
-      } else {
-        added += n;
-      }
-    }
     return added;
   }
 

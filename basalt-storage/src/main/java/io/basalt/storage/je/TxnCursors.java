@@ -13,7 +13,6 @@ final class TxnCursors implements AutoCloseable {
   private final Transaction txn;
   private final CacheMode cacheMode;
   private final Map<FamilyStore, CellCursor> open = new IdentityHashMap<>(4);
-  private long foldedCells;
 
   /** {@code cacheMode}: JE's for every cursor, null for the environment's. */
   TxnCursors(Transaction txn, CacheMode cacheMode) {
@@ -32,18 +31,12 @@ final class TxnCursors implements AutoCloseable {
     }
   }
 
-  /** After {@link #close}: the change in stored cells the cursors' folds made (see {@link CellCursor#takeFoldedCells}). */
-  long foldedCells() {
-    return foldedCells;
-  }
-
   @Override
   public void close() {
     RuntimeException first = null;
     for (CellCursor c : open.values()) {
       try {
         c.close();
-        foldedCells += c.takeFoldedCells();
       } catch (RuntimeException e) {
         if (first == null) {
           first = e;

@@ -145,9 +145,7 @@ class BatchMutationTest extends RegionTestBase {
     List<RowMutation> batch = new ArrayList<>(List.of(
         row("a").put(F1, of("q"), of("1")).put(F2, of("q"), of("1")).build(),
         row("c").put(F1, of("q"), of("3")).build()));
-    // A delete too, so that the row is read and written in place (a puts-only mutation of a stored row goes beside it).
-    batch.add(failingPosition, row("bad").put(F2, of("q"), of("2")).put(F1, of("q"), 9, of("2"))
-        .deleteColumn(F1, of("gone"), 1).build());
+    batch.add(failingPosition, row("bad").put(F2, of("q"), of("2")).put(F1, of("q"), 9, of("2")).build());
     // Another transaction holds a JE lock on the very cell row "bad" writes: its write times out.
     Transaction foreign = r.environment().beginTransaction(null, null);
     BatchResult result;
@@ -221,7 +219,7 @@ class BatchMutationTest extends RegionTestBase {
       writeInto(f1, foreign, CellKeyCodec.encode(of("u000005"), of("q"), 9, CellType.PUT), of("foreign"));
       r.environment().getTransactionStats(clear);
       List<RowMutation> batch = new ArrayList<>(puts("u", 10));
-      batch.set(5, row("u000005").put(F1, of("q"), 9, of("blocked")).deleteColumn(F1, of("gone"), 1).build());
+      batch.set(5, row("u000005").put(F1, of("q"), 9, of("blocked")).build());
       result = r.mutateBatch(batch, Durability.SYNC_WAL);
       commits = r.environment().getTransactionStats(clear).getNCommits();
     } finally {

@@ -24,7 +24,7 @@ import java.util.List;
  * The content of the checked-in regions written by former releases ({@code src/test/resources/format-v1-region.tar.gz}
  * and {@code format-v2-region.tar.gz}): a fixed sequence of writes at a fixed clock, and a dump of what reads return,
  * so a later release can prove it reads such a region back equal. {@link #main} wrote each resource with the release
- * before row records (format 1) and the release before blind puts (format 2, built from cbe54ec).
+ * before row records (format 1, at 21f29d6) and a release of row records (format 2, at cbe54ec).
  */
 public final class FormatFixture {
   /** The clock the region was written at; reads must use it too (the TTL family). */

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A region directory written by the release before row records (format 1, checked in as
- * {@code format-v1-region.tar.gz} with the dump of its reads, see {@link FormatFixture}) or by the release before
- * blind puts (format 2, {@code format-v2-region.tar.gz}) opens with this release, reads back equal, takes writes,
- * splits and reopens, staying in its format throughout, and answers as a region of the newest format given the same
- * writes.
+ * {@code format-v1-region.tar.gz} with the dump of its reads, see {@link FormatFixture}) or by a release of row records
+ * (format 2, {@code format-v2-region.tar.gz}, written at cbe54ec) opens with this release, reads back equal, takes
+ * writes, splits and reopens, staying in its format throughout, and answers as a region this release creates given
+ * the same writes.
  */
 class FormatUpgradeTest {
   @TempDir Path dir;
@@ -58,7 +58,7 @@ class FormatUpgradeTest {
             Durability.SYNC_WAL);
         r.mutate(RowMutation.of(of("wide")).put(FormatFixture.B, of("c00100"), FormatFixture.CLOCK, of("changed"))
             .build(), Durability.SYNC_WAL);
-        for (int i = 0; i < 60; i += 7) { // puts only, to stored rows: blind in the newest format
+        for (int i = 0; i < 60; i += 7) { // puts only, to stored rows
           r.mutate(RowMutation.of(FormatFixture.row(i)).put(FormatFixture.A, of("q1"), FormatFixture.CLOCK, of("p" + i))
               .put(FormatFixture.T, of("x"), FormatFixture.CLOCK, of("t")).build(), Durability.SYNC_WAL);
         }

@@ -28,13 +28,9 @@ public final class RegionFixture implements AutoCloseable {
     return engine.create(dir.resolve("region"), new RegionDescriptor(List.of(families), KeyRange.ALL));
   }
 
-  /** A region named {@code name} in region format {@code formatVersion} (1: cell records, 2: row records, 3: blind puts). */
+  /** A region named {@code name} in region format {@code formatVersion} (1: cell records, 2: row records). */
   public Region createInFormat(int formatVersion, String name, FamilySchema... families) {
     return engine.create(dir.resolve(name), new RegionDescriptor(List.of(families), KeyRange.ALL), formatVersion);
-  }
-
-  public Region createInFormat(int formatVersion, String name, KeyRange range, FamilySchema... families) {
-    return engine.create(dir.resolve(name), new RegionDescriptor(List.of(families), range), formatVersion);
   }
 
   public Region create(String name, KeyRange range, FamilySchema... families) {

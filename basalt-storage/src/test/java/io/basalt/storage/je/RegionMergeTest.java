@@ -91,38 +91,6 @@ class RegionMergeTest extends RegionTestBase {
     m.close();
   }
 
-  /** Format 2's records are format 3's without blind puts: merged into a format-3 region they read as they are. */
-  @Test
-  void aFormatTwoRegionMergesIntoAFormatThreeOneButNotTheOtherWay() {
-    Region big = fixture().createInFormat(3, "big", new KeyRange(Bytes.EMPTY, of("m")), FamilySchema.of("f1"));
-    Region small = fx.createInFormat(2, "small", new KeyRange(of("m"), Bytes.EMPTY), FamilySchema.of("f1"));
-    for (int i = 0; i < 40; i++) {
-      put(big, "a" + i, F1, "q", 1, "v");
-      put(big, "a" + i, F1, "q", 2, "blind");
-    }
-    put(small, "z", F1, "q", 1, "v");
-    put(small, "z", F1, "q", 2, "in place");
-    big.close();
-    small.close();
-    fx.engine.mergeClosed(dir.resolve("big"), dir.resolve("small"), dir.resolve("m"), KeyRange.ALL);
-    JeRegion m = (JeRegion) fx.engine.open(dir.resolve("m"));
-    assertThat(m.metadata().formatVersion()).isEqualTo(3);
-    assertThat(show(get(m, "a7"))).containsExactly("f1:q@2=blind");
-    assertThat(show(get(m, "z"))).containsExactly("f1:q@2=in place");
-    m.close();
-
-    Region big2 = fx.createInFormat(2, "big2", new KeyRange(Bytes.EMPTY, of("m")), FamilySchema.of("f1"));
-    Region small3 = fx.createInFormat(3, "small3", new KeyRange(of("m"), Bytes.EMPTY), FamilySchema.of("f1"));
-    for (int i = 0; i < 40; i++) {
-      put(big2, "a" + i, F1, "q", 1, "v");
-    }
-    put(small3, "z", F1, "q", 1, "v");
-    big2.close();
-    small3.close();
-    assertThatThrownBy(() -> fx.engine.mergeClosed(dir.resolve("big2"), dir.resolve("small3"), dir.resolve("m2"),
-        KeyRange.ALL)).isInstanceOf(StorageException.class).hasMessageContaining("cannot merge a region of format 3");
-  }
-
   @Test
   void regionsThatAreNotAdjacentHalvesAreRefusedAndLeaveNoTarget() {
     Region a = fixture().create("a", new KeyRange(Bytes.EMPTY, of("g")), FamilySchema.of("f1"));

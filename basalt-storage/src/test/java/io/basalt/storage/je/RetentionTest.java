@@ -88,21 +88,18 @@ class RetentionTest extends RegionTestBase {
     apply(r, row("masked").deleteColumn(F1, of("q"), 4));
     put(r, "masked", F1, "q", 5, "x5");
     assertThat(show(getAll(r, "masked"))).containsExactly("f1:q@5=x5");
-    // single 2, wide 6, marked 2 + its marker, masked 1 (+ its column marker unless the trim dropped it), once blind
-    // puts are folded
-    r.compact(true);
+    // single 2, wide 6, marked 2 + its marker, masked 1 (+ its column marker unless the trim dropped it)
     assertThat(r.stats().cellCount()).isIn(12L, 13L);
   }
 
   /**
    * Newest-first puts (the usual overwrite) trim in the walk from the key put; where a version within VERSIONS is
    * one a compaction drops (expired), that walk cannot decide and the search after the mutation does: both must
-   * leave exactly what a compaction would. In format 2, where every put reads its row (format 3 writes most of these
-   * puts blind, trimmed when read: see BlindPutTest).
+   * leave exactly what a compaction would.
    */
   @Test
   void overwritesKeepExactlyWhatACompactionKeeps() {
-    Region one = fixture().createInFormat(2, "one", FamilySchema.of("f1").withMaxVersions(1));
+    Region one = fixture().create("one", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(1));
     for (int ts = 1; ts <= 5; ts++) {
       for (String row : List.of("r1", "r2", "r3")) {
         put(one, row, F1, "q", ts, row + "v" + ts);
@@ -111,14 +108,14 @@ class RetentionTest extends RegionTestBase {
     assertThat(one.stats().cellCount()).isEqualTo(3);
     assertThat(show(getAll(one, "r2"))).containsExactly("f1:q@5=r2v5");
 
-    Region ten = fixture().createInFormat(2, "ten", FamilySchema.of("f1").withMaxVersions(10));
+    Region ten = fixture().create("ten", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(10));
     for (int ts = 1; ts <= 12; ts++) {
       put(ten, "r", F1, "q", ts, "v" + ts);
     }
     assertThat(ten.stats().cellCount()).isEqualTo(10);
     assertThat(ten.maintain()).isZero();
 
-    Region ttl = fixture().createInFormat(2, "ttl", FamilySchema.of("f1").withMaxVersions(2).withTtlSeconds(10));
+    Region ttl = fixture().create("ttl", KeyRange.ALL, FamilySchema.of("f1").withMaxVersions(2).withTtlSeconds(10));
     long now = fixture().clock.get();
     put(ttl, "r", F1, "q", now - 30_000, "expired1");
     put(ttl, "r", F1, "q", now - 20_000, "expired2");

@@ -36,38 +36,34 @@ final class ModelHarness implements AutoCloseable {
   private final AtomicLong clock = new AtomicLong();
   private final JeStorageEngine engine;
   private final Path regionDir;
-  /** The second format of a pair side by side with format 1 ({@link MirroredRegion}), or 0: the engine's default alone. */
-  private final int mirroredFormat;
+  /** Both formats side by side ({@link MirroredRegion}), or the engine's default alone. */
+  private final boolean mirrored;
   private final List<byte[]> rows;
   private final ReferenceModel model;
   private Region region;
 
   ModelHarness(Path dir, List<FamilySchema> families, List<byte[]> rows) {
-    this(dir, families, rows, 0);
+    this(dir, families, rows, false);
   }
 
-  /**
-   * {@code mirroredFormat} (if not 0): a format-1 region and one of this format, whose every answer must also agree
-   * with each other's.
-   */
-  ModelHarness(Path dir, List<FamilySchema> families, List<byte[]> rows, int mirroredFormat) {
+  /** {@code mirrored}: a format-1 and a format-2 region, whose every answer must also agree with each other's. */
+  ModelHarness(Path dir, List<FamilySchema> families, List<byte[]> rows, boolean mirrored) {
     this.rows = rows;
     this.regionDir = dir.resolve("region");
-    this.mirroredFormat = mirroredFormat;
+    this.mirrored = mirrored;
     this.engine = new JeStorageEngine(
         StorageConfig.DEFAULT.withCacheBytes(8L << 20).withPurgeIntervalMillis(0).withClock(clock::get));
     RegionDescriptor descriptor = new RegionDescriptor(families, KeyRange.ALL);
-    this.region = mirroredFormat != 0
+    this.region = mirrored
         ? new MirroredRegion(engine.create(regionDir.resolve("v1"), descriptor, 1),
-            engine.create(regionDir.resolve("v" + mirroredFormat), descriptor, mirroredFormat), mirroredFormat >= 3)
+            engine.create(regionDir.resolve("v2"), descriptor, 2))
         : engine.create(regionDir, descriptor);
     this.model = new ReferenceModel(families);
   }
 
   private Region reopen() {
-    return mirroredFormat != 0
-        ? new MirroredRegion(engine.open(regionDir.resolve("v1")), engine.open(regionDir.resolve("v" + mirroredFormat)),
-            mirroredFormat >= 3)
+    return mirrored
+        ? new MirroredRegion(engine.open(regionDir.resolve("v1")), engine.open(regionDir.resolve("v2")))
         : engine.open(regionDir);
   }
 
