@@ -11,6 +11,12 @@ final class FamilyStore {
   private final Database db;
   private final CellLayout layout;
   private final ReadCursors readCursors;
+  /**
+   * False once a purge walk found no marker left and the family has no TTL, until a delete writes a marker: puts trim
+   * their columns to VERSIONS as they go, so only markers (and TTL) make cells dead. True for a newly opened family
+   * (a copy that was a secondary, say, did not see the deletes it applied).
+   */
+  private volatile boolean mayHoldDeadCells = true;
 
   FamilyStore(FamilySchema schema, Database db, CellLayout layout) {
     this.schema = schema;
@@ -46,6 +52,20 @@ final class FamilyStore {
 
   CellCursor openWrite(Transaction txn, CacheMode cacheMode) {
     return layout.openWrite(db, txn, cacheMode);
+  }
+
+  boolean mayHoldDeadCells() {
+    return mayHoldDeadCells || schema.hasTtl();
+  }
+
+  /** A purge walk of the family starts: a marker written from now on is one it may not see. */
+  void walkStarted() {
+    mayHoldDeadCells = false;
+  }
+
+  /** A marker was written (or a walk left one, or stopped early): the next purge pass walks the family. */
+  void mayHoldDeadCellsAgain() {
+    mayHoldDeadCells = true;
   }
 
   /** Closes the database, and first the read cursors kept for reuse; no cursor of it may be in use. */

@@ -460,6 +460,11 @@ final class JeRegion implements Region {
 
   @Override
   public long maintain() {
+    return maintain(false);
+  }
+
+  /** {@code everyFamily}: purge even the families that cannot hold dead cells (a major compaction walks them all). */
+  private long maintain(boolean everyFamily) {
     enter();
     try {
       if (sealed) {
@@ -470,7 +475,7 @@ final class JeRegion implements Region {
         if (catalog.metadata().pendingCollection()) {
           removed += new RangeCollector(this).run();
         }
-        removed += new PurgePass(this).run();
+        removed += new PurgePass(this).run(everyFamily);
       }
       // Every copy recovers from its own log: a secondary that went quiet checkpoints as the primary does.
       log.checkpointIfBehind();
@@ -498,7 +503,7 @@ final class JeRegion implements Region {
   public io.basalt.storage.region.Compaction compact(boolean major) {
     long start = System.nanoTime();
     long before = log.logBytes(true);
-    long removed = major ? maintain() : 0;
+    long removed = major ? maintain(true) : 0;
     enter();
     try {
       log.reclaimSpace();

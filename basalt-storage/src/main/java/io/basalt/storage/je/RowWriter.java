@@ -311,6 +311,14 @@ final class RowWriter {
     }
     // A later row of the same transaction may read this one (a delete at LATEST reads the versions it masks).
     cursors.flush();
+    if (!putsOnly) {
+      // After the markers are in JE's tree: a purge walk that starts from now on sees them.
+      for (Cell c : resolved) {
+        if (c.type() != CellType.PUT) {
+          catalog.family(c.family()).mayHoldDeadCellsAgain();
+        }
+      }
+    }
     return added;
   }
 

@@ -161,4 +161,38 @@ class RetentionTest extends RegionTestBase {
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
         .until(() -> r.stats().cellCount() == 0);
   }
+
+  /**
+   * Puts trim as they go, so a family without TTL holds dead cells only after a delete: the periodic purge walks it
+   * once, then skips it until a delete (or a marker its walk left, which may mask a later put); a major compaction
+   * walks it anyway.
+   */
+  @Test
+  void thePurgeSkipsAFamilyNoDeleteTouchedSinceItsLastWalk() {
+    JeRegion r = (JeRegion) fixture().create(FamilySchema.of("f1").withMaxVersions(5),
+        FamilySchema.of("f2").withTtlSeconds(3600));
+    String big = "v".repeat(500); // not embedded in JE's leaves: a walk reads every record
+    for (int ts = 1; ts <= 3; ts++) {
+      for (int i = 0; i < 50; i++) {
+        put(r, "r" + i, F1, "q", ts, big);
+      }
+    }
+    FamilyStore f1 = r.familyStores().get(0);
+    FamilyStore ttl = r.familyStores().get(1);
+    assertThat(r.maintain()).isZero();
+    assertThat(f1.mayHoldDeadCells()).isFalse();
+    assertThat(ttl.mayHoldDeadCells()).as("a TTL family is always walked").isTrue();
+    r.environment().getStats(new com.sleepycat.je.StatsConfig().setClear(true));
+    assertThat(r.maintain()).isZero();
+    assertThat(r.environment().getStats(null).getNLNsFetch()).as("records read by a pass with nothing to do").isZero();
+
+    apply(r, row("r7").deleteColumn(F1, of("q"), 2));
+    assertThat(f1.mayHoldDeadCells()).isTrue();
+    assertThat(r.maintain()).as("the versions the delete masks").isEqualTo(2);
+    assertThat(f1.mayHoldDeadCells()).as("the delete's marker is left: it may mask a later put").isTrue();
+    put(r, "r7", F1, "q", 1, "masked on arrival");
+    assertThat(show(getAll(r, "r7"))).containsExactly("f1:q@3=" + big);
+    assertThat(r.maintain()).as("the masked put, within VERSIONS so not trimmed when put").isEqualTo(1);
+    assertThat(r.compact(true).entriesRemoved()).isZero();
+  }
 }
