@@ -332,6 +332,15 @@ final class ReferenceModel {
         default -> pass = false;
       }
     }
+    if (pass && current != null && current.timestamp() > now) {
+      // As HBase (HBASE-14054): puts at LATEST are never older than the cell the check read.
+      RowMutation.Builder later = RowMutation.of(mutation.row());
+      for (Cell c : mutation.cells()) {
+        boolean latestPut = c.type() == CellType.PUT && c.timestamp() == RowMutation.LATEST;
+        later.add(latestPut ? c.withTimestamp(current.timestamp()) : c);
+      }
+      mutation = later.build();
+    }
     if (pass) {
       mutate(mutation, now);
     }
