@@ -103,7 +103,7 @@ final class PurgePass {
       if (rowHasDead) {
         removed += purgeRow(f, row, now);
       }
-      clean = !markersLeft && !f.schema().hasTtl();
+      clean = !markersLeft; // a TTL family is walked anyway (FamilyStore#mayHoldDeadCells)
       return removed;
     } finally {
       if (!clean) {
