@@ -36,6 +36,23 @@ final class ProcessStats {
     return -1;
   }
 
+  /**
+   * Bytes the process has caused to be read from the disk so far ({@code read_bytes} of /proc/self/io: reads the
+   * page cache did not serve), or -1 where that is not available.
+   */
+  static long diskReadBytes() {
+    try {
+      for (String line : Files.readAllLines(PROC_IO)) {
+        if (line.startsWith("read_bytes:")) {
+          return Long.parseLong(line.substring("read_bytes:".length()).trim());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or /proc not mounted
+    }
+    return -1;
+  }
+
   static long totalMemoryBytes() {
     return OS.getTotalMemorySize();
   }

@@ -27,12 +27,13 @@ import picocli.CommandLine.Option;
         "Measures the Basalt storage layer: put, get and 100-row scan rates (ops/s and process CPU per op) with",
         "1000-byte values, midpoint, clone and restricted-open times of regions being split, and the time and",
         "extra disk space of a snapshot of a live region (and of a clone of it), and the time to open a region",
-        "after a crash left it with some amount of log since its last checkpoint.",
+        "after a crash left it with some amount of log since its last checkpoint, and the rate of random",
+        "overwrites of a region many times the cache with the page cache warm and dropped (root only).",
         "Sizes are in MB of value data (MB = 2^20 bytes). All data goes to a fresh directory under --dir,",
         "deleted at the end."})
 public final class StorageBench implements Callable<Integer> {
   /** The workloads, in the order they run. */
-  enum Workload { put, get, scan, split, snapshot, recovery }
+  enum Workload { put, get, scan, split, snapshot, recovery, overwrite }
 
   @Option(names = "--quick", description = "Smoke run: small data sets (cache 16 MB, reads 8/64 MB, splits 20/60 MB) "
       + "and 1 s per figure after 0.5 s of warm-up; explicit options still win.")
@@ -98,6 +99,11 @@ public final class StorageBench implements Callable<Integer> {
           + "what JE's default checkpoint interval and ours, 200 MB, leave at most to replay; --quick 10,40). "
           + "Above 200 MB a checkpoint falls in between and the replay stays under 200 MB.")
   List<Long> recoveryMb;
+
+  @Option(names = "--overwrite-mb", paramLabel = "MB",
+      description = "Data of the overwrite figures, loaded into a region with the read figures' JE cache (default "
+          + "1536; --quick 64).")
+  Long overwriteMb;
 
   @Option(names = "--large-snapshots", description = "Also snapshot 1 GB and 5 GB regions (about 8 GB of disk, minutes).")
   boolean largeSnapshots;
@@ -189,6 +195,7 @@ public final class StorageBench implements Callable<Integer> {
     List<SplitResult> splits = new ArrayList<>();
     List<SnapshotBench.Result> snapshots = new ArrayList<>();
     List<RecoveryBench.Result> recoveries = new ArrayList<>();
+    List<OverwriteBench.Result> overwrites = new ArrayList<>();
     long start = System.nanoTime();
     try {
       if (selected.contains(Workload.put)) {
@@ -212,6 +219,10 @@ public final class StorageBench implements Callable<Integer> {
           recoveries.add(RecoveryBench.run(ctx, mb));
         }
       }
+      if (selected.contains(Workload.overwrite)) {
+        overwrites.addAll(OverwriteBench.run(ctx, overwriteMb != null ? overwriteMb : quick ? 64 : 1536,
+            s.readCacheMb()));
+      }
     } finally {
       ctx.closeEngine();
       if (keep) {
@@ -225,6 +236,7 @@ public final class StorageBench implements Callable<Integer> {
     printTables(s, rates, splits);
     printSnapshots(s, snapshots);
     printRecoveries(s, recoveries);
+    printOverwrites(s, overwrites);
     return 0;
   }
 
@@ -257,6 +269,24 @@ public final class StorageBench implements Callable<Integer> {
         + "the amount shown, all after the region's last checkpoint, and is killed with SIGKILL; opening the region "
         + "replays that log (JE's recovery, ending in a checkpoint). Then the region is closed and opened again. "
         + "JE cache %d MB, %d MB log segments.%n", s.writeCacheMb(), s.logFileMb());
+  }
+
+  private void printOverwrites(Settings s, List<OverwriteBench.Result> overwrites) {
+    if (overwrites.isEmpty()) {
+      return;
+    }
+    out.println("## Overwrites");
+    out.println();
+    MarkdownTable t = new MarkdownTable("phase", ">puts/s", ">disk bytes read per put");
+    for (OverwriteBench.Result r : overwrites) {
+      t.row(r.phase(), String.format("%,.0f", r.putsPerSecond()),
+          r.diskReadBytes() < 0 ? "?" : String.format("%,d", r.diskReadBytes() / Math.max(1, r.puts())));
+    }
+    out.print(t.render());
+    out.println();
+    out.printf("One thread overwrites random rows of a region loaded in key order, %d rows a batch, %s, JE cache %d MB, "
+        + "%.0f s a phase; then the page cache is dropped and it goes on.%n", OverwriteBench.BATCH_ROWS, s.durability(),
+        s.readCacheMb(), s.seconds());
   }
 
   private void printSnapshots(Settings s, List<SnapshotBench.Result> snapshots) {
