@@ -24,16 +24,7 @@ final class ProcessStats {
    * operation this shows how often a read leaves JE's cache.
    */
   static long readBytes() {
-    try {
-      for (String line : Files.readAllLines(PROC_IO)) {
-        if (line.startsWith("rchar:")) {
-          return Long.parseLong(line.substring("rchar:".length()).trim());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux, or /proc not mounted
-    }
-    return -1;
+    return ioCounter("rchar:");
   }
 
   /**
@@ -41,10 +32,15 @@ final class ProcessStats {
    * page cache did not serve), or -1 where that is not available.
    */
   static long diskReadBytes() {
+    return ioCounter("read_bytes:");
+  }
+
+  /** The counter {@code name} of /proc/self/io, or -1 where that is not available. */
+  private static long ioCounter(String name) {
     try {
       for (String line : Files.readAllLines(PROC_IO)) {
-        if (line.startsWith("read_bytes:")) {
-          return Long.parseLong(line.substring("read_bytes:".length()).trim());
+        if (line.startsWith(name)) {
+          return Long.parseLong(line.substring(name.length()).trim());
         }
       }
     } catch (IOException | RuntimeException e) {
