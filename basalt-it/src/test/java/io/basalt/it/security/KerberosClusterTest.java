@@ -106,7 +106,8 @@ class KerberosClusterTest {
         Integer.toString(ports[1]), "--info-port", "-1", "--replication-factor", "1"));
     master.addAll(kerberos);
     start(jvm, "io.basalt.server.launch.MasterMain", master, "master");
-    int replicationBase = 30_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(200) * 40;
+    // 30000-32679: clear of LocalCluster's blocks and below the ephemeral range (see Processes#freePorts)
+    int replicationBase = 30_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(66) * 40;
     for (int i = 0; i < 2; i++) {
       int first = replicationBase + i * 40;
       List<String> rs = new ArrayList<>(List.of("--zookeeper", zookeeper, "--host", "127.0.0.1", "--port",

@@ -430,7 +430,10 @@ public final class JeStorageEngine implements StorageEngine {
     });
   }
 
-  /** A member became its group's primary: it reloads its layout and counts its cells (off JE's thread). */
+  /**
+   * A member became its group's primary: it reloads its layout and counts its cells (off JE's thread). A failure
+   * (its group short of members while JE opens a database, say) is retried while it stays primary.
+   */
   private void promoted(JeRegion region) {
     counting.execute(() -> {
       try {
@@ -440,7 +443,14 @@ public final class JeStorageEngine implements StorageEngine {
         }
       } catch (RuntimeException e) {
         if (!region.isClosing()) {
-          LOG.warn("taking over {} as primary failed", region.directory(), e);
+          LOG.warn("taking over {} as primary failed; retrying in a few seconds", region.directory(), e);
+          if (!maintenance.isShutdown()) {
+            maintenance.schedule(() -> {
+              if (!region.isClosing() && region.writable()) {
+                promoted(region);
+              }
+            }, 3, TimeUnit.SECONDS);
+          }
         }
       }
     });

@@ -95,14 +95,29 @@ final class RegionCatalog {
     List<FamilyStore> out = new ArrayList<>();
     DatabaseConfig dc = dbConfig();
     dc.setAllowCreate(create);
-    for (FamilySchema f : descriptor.families()) {
-      try {
-        out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dc), metadata.layout()));
-      } catch (com.sleepycat.je.DatabaseNotFoundException notYet) {
-        // a secondary whose log has the family's metadata before its database: it appears with a later reload
+    try {
+      for (FamilySchema f : descriptor.families()) {
+        try {
+          out.add(new FamilyStore(f, env.openDatabase(null, familyDbName(f.name()), dc), metadata.layout()));
+        } catch (com.sleepycat.je.DatabaseNotFoundException notYet) {
+          // a secondary whose log has the family's metadata before its database: it appears with a later reload
+        }
       }
+    } catch (RuntimeException e) {
+      closeAll(out, e);
+      throw e;
     }
     return List.copyOf(out);
+  }
+
+  private static void closeAll(List<FamilyStore> stores, RuntimeException cause) {
+    for (FamilyStore f : stores) {
+      try {
+        f.close();
+      } catch (RuntimeException e) {
+        cause.addSuppressed(e);
+      }
+    }
   }
 
   /**
@@ -119,10 +134,20 @@ final class RegionCatalog {
       boolean narrower = !mine.equals(logged.descriptor().range()) && logged.descriptor().range().encloses(mine);
       metadata = narrower ? logged.with(logged.descriptor().withRange(mine), true) : logged;
     }
-    if (families != null) {
-      families.forEach(FamilyStore::close);
+    replaceFamilies(openFamilies(metadata.descriptor(), false));
+  }
+
+  /**
+   * Serves from {@code opened} from now on and closes the stores they replace. The new handles are opened before
+   * the old ones close: a failed open (a member changing role under a promotion's reload, say) leaves the region
+   * reading through handles that still work, never through closed ones.
+   */
+  private void replaceFamilies(List<FamilyStore> opened) {
+    List<FamilyStore> before = families;
+    families = opened;
+    if (before != null) {
+      before.forEach(FamilyStore::close);
     }
-    families = openFamilies(metadata.descriptor(), false);
   }
 
   private void writeMetadata(RegionMetadata m) {
@@ -137,21 +162,26 @@ final class RegionCatalog {
   }
 
   /**
-   * Closes every family database, removing those {@code newDescriptor} no longer has, stores the new
-   * families (the range stays) and opens their databases. The caller holds the region's guard exclusively.
+   * Opens the databases of {@code newDescriptor}'s families (creating new ones), stores those families (the range
+   * stays), then closes the old handles and removes the databases of families it no longer has. A failure before
+   * the store leaves the region as it was. The caller holds the region's guard exclusively.
    */
   void alterFamilies(RegionDescriptor newDescriptor) {
     RegionDescriptor updated = newDescriptor.withRange(range());
-    for (FamilyStore f : families) {
+    List<FamilyStore> opened = openFamilies(updated, true);
+    try {
+      writeMetadata(metadata.with(updated, metadata.pendingCollection()));
+    } catch (RuntimeException e) {
+      closeAll(opened, e);
+      throw e;
+    }
+    List<FamilyStore> before = families;
+    replaceFamilies(opened);
+    for (FamilyStore f : before) {
       if (updated.family(f.name()).isEmpty()) {
-        f.close();
         env.removeDatabase(null, familyDbName(f.name()));
-      } else {
-        f.close();
       }
     }
-    writeMetadata(metadata.with(updated, metadata.pendingCollection()));
-    families = openFamilies(updated, true);
   }
 
   /** Closes the family databases (those opened so far) and {@code basalt.meta}. */
