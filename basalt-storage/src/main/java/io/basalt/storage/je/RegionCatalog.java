@@ -164,7 +164,8 @@ final class RegionCatalog {
   /**
    * Opens the databases of {@code newDescriptor}'s families (creating new ones), stores those families (the range
    * stays), then closes the old handles and removes the databases of families it no longer has. A failure before
-   * the store leaves the region as it was. The caller holds the region's guard exclusively.
+   * the store leaves the region as it was, but for the empty database of a new family (found again if the family is
+   * added later). The caller holds the region's guard exclusively.
    */
   void alterFamilies(RegionDescriptor newDescriptor) {
     RegionDescriptor updated = newDescriptor.withRange(range());
