@@ -1,11 +1,10 @@
 package io.basalt.it.target;
 
+import io.basalt.storage.testing.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -121,44 +120,9 @@ public final class Processes {
     }
   }
 
-  /**
-   * Where the test servers' ports come from: below the kernel's ephemeral range (32768 and up by default), from which
-   * every outgoing connection on the machine draws its local port. A port found free up there could be taken by some
-   * connection before the child bound it (a region server once died on "Address already in use" as its cluster
-   * started). Replication ports are blocks of 20000-32767 ({@code LocalCluster}); these stay below them.
-   */
-  private static final int FIRST_PORT = 10_000;
-  private static final int PORT_SPAN = 10_000;
-  private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-  /** {@code n} distinct ports free right now that this JVM has not handed out before. */
-  public static synchronized int[] freePorts(int n) throws IOException {
-    int[] ports = new int[n];
-    for (int i = 0; i < n; i++) {
-      ports[i] = freePort();
-    }
-    return ports;
-  }
-
-  private static int freePort() throws IOException {
-    for (int attempt = 0; attempt < 4 * PORT_SPAN; attempt++) {
-      int port = FIRST_PORT + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
-      if (!HANDED_OUT.contains(port) && bindable(port)) {
-        HANDED_OUT.add(port);
-        return port;
-      }
-    }
-    throw new IOException("no free port left in " + FIRST_PORT + "-" + (FIRST_PORT + PORT_SPAN - 1));
-  }
-
-  /** Free on every address (what a server binding the wildcard needs, and so one binding 127.0.0.1 too). */
-  private static boolean bindable(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.bind(new InetSocketAddress(port));
-      return true;
-    } catch (IOException inUse) {
-      return false;
-    }
+  /** {@code n} distinct ports free right now, below the ephemeral range (see {@link FreePorts}). */
+  public static int[] freePorts(int n) throws IOException {
+    return FreePorts.take(n);
   }
 
   public static boolean accepts(int port) {

@@ -21,7 +21,6 @@ import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,19 +108,6 @@ class GuardedReplicationTest {
   }
 
   private static int[] freePorts(int n) throws IOException {
-    int[] ports = new int[n];
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0);
-        held.add(s);
-        ports[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : held) {
-        s.close();
-      }
-    }
-    return ports;
+    return io.basalt.storage.testing.FreePorts.take(n);
   }
 }

@@ -169,20 +169,7 @@ class TlsReplicationTest {
   }
 
   private static int[] freePorts(int n) throws IOException {
-    int[] ports = new int[n];
-    List<ServerSocket> held = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0);
-        held.add(s);
-        ports[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : held) {
-        s.close();
-      }
-    }
-    return ports;
+    return io.basalt.storage.testing.FreePorts.take(n);
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

@@ -12,8 +12,6 @@ import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,22 +99,9 @@ final class GroupHarness implements AutoCloseable {
     return found[0];
   }
 
-  /** {@code n} loopback ports free at the time of asking. */
+  /** {@code n} ports free at the time of asking, below the ephemeral range (see {@link io.basalt.storage.testing.FreePorts}). */
   static int[] freePorts(int n) throws IOException {
-    int[] out = new int[n];
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        sockets.add(s);
-        out[i] = s.getLocalPort();
-      }
-    } finally {
-      for (ServerSocket s : sockets) {
-        s.close();
-      }
-    }
-    return out;
+    return io.basalt.storage.testing.FreePorts.take(n);
   }
 
   @Override
