@@ -106,7 +106,7 @@ class KerberosClusterTest {
         Integer.toString(ports[1]), "--info-port", "-1", "--replication-factor", "1"));
     master.addAll(kerberos);
     start(jvm, "io.basalt.server.launch.MasterMain", master, "master");
-    // 30000-32679: clear of LocalCluster's blocks and below the ephemeral range (see io.basalt.storage.testing.FreePorts)
+    // 30000-32639: clear of LocalCluster's blocks (20000-29999), below the ephemeral range (see FreePorts)
     int replicationBase = 30_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(66) * 40;
     for (int i = 0; i < 2; i++) {
       int first = replicationBase + i * 40;
