@@ -125,6 +125,7 @@ final class RegionCatalog {
    * changes this way). The caller holds the region's guard exclusively.
    */
   void reload() {
+    RegionMetadata next = metadata;
     byte[] stored = storedMetadata(metaDb);
     if (stored != null) {
       RegionMetadata logged = RegionMetadata.decode(stored);
@@ -132,9 +133,11 @@ final class RegionCatalog {
       // A member of a split's daughter opens with the daughter's range before its log holds it (the log is
       // the parent's until the daughter's primary narrows it): a range never widens on reload.
       boolean narrower = !mine.equals(logged.descriptor().range()) && logged.descriptor().range().encloses(mine);
-      metadata = narrower ? logged.with(logged.descriptor().withRange(mine), true) : logged;
+      next = narrower ? logged.with(logged.descriptor().withRange(mine), true) : logged;
     }
-    replaceFamilies(openFamilies(metadata.descriptor(), false));
+    List<FamilyStore> opened = openFamilies(next.descriptor(), false);
+    metadata = next; // only with its families: a failed open leaves layout and handles as they were
+    replaceFamilies(opened);
   }
 
   /**

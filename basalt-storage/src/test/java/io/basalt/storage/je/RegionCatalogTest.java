@@ -64,6 +64,7 @@ class RegionCatalogTest {
 
     assertThatThrownBy(catalog::reload).isInstanceOf(IllegalArgumentException.class);
 
+    assertThat(catalog.metadata().descriptor()).as("the layout stays with the handles it has").isEqualTo(JUST_F);
     assertThat(catalog.families()).hasSize(1);
     assertReadable(catalog.family(bytes("f")).db());
   }
