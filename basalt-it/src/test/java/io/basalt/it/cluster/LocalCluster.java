@@ -1,6 +1,7 @@
 package io.basalt.it.cluster;
 
 import io.basalt.it.target.Processes;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,7 +147,7 @@ public final class LocalCluster implements AutoCloseable {
     this.host = net == null ? "127.0.0.1" : net.bridgeAddress();
     this.regionServerArgs = regionServerArgs;
     this.masterArgs = masterArgs;
-    int[] ports = Processes.freePorts(1);
+    int[] ports = FreePorts.take(1);
     zookeeperPort = ports[0];
     zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
         List.of("--host", host, "--port", Integer.toString(zookeeperPort), "--data-dir", dir.resolve("zookeeper").toString()),
@@ -239,7 +240,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public Node addMaster(List<String> jvmFlags) throws IOException, InterruptedException {
-    int port = Processes.freePorts(1)[0];
+    int port = FreePorts.take(1)[0];
     List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", host, "--port",
         Integer.toString(port), "--session-timeout-ms", Integer.toString(SESSION_TIMEOUT_MILLIS), "--balance-pause-ms",
         "300", "--basalt.cluster.secret.file", secretFile().toString()));
@@ -258,7 +259,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   private Node newRegionServer() throws IOException {
-    int port = Processes.freePorts(1)[0];
+    int port = FreePorts.take(1)[0];
     int index = regionServers.size();
     if (net != null && index >= net.size()) {
       throw new IllegalStateException("no network namespace left for region server " + index + " (" + net.size() + " made)");
@@ -267,7 +268,7 @@ public final class LocalCluster implements AutoCloseable {
     String rsHost = net == null ? "127.0.0.1" : net.address(index);
     Path data = dir.resolve(name);
     int firstReplicationPort = replicationBase + index * REPLICATION_PORTS_PER_SERVER;
-    int infoPort = Processes.freePorts(1)[0];
+    int infoPort = FreePorts.take(1)[0];
     List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", rsHost, "--port",
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",
         Integer.toString(SESSION_TIMEOUT_MILLIS), "--replication-ports",

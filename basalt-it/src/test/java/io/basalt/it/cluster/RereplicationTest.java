@@ -3,6 +3,7 @@ package io.basalt.it.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.it.target.Processes;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,7 +49,7 @@ class RereplicationTest {
   private int infoPort;
 
   private LocalCluster cluster() throws IOException, InterruptedException {
-    infoPort = Processes.freePorts(1)[0];
+    infoPort = FreePorts.take(1)[0];
     return new LocalCluster(dir, 1, 4, List.of(), List.of("--replication-factor", "3", "--rereplicate-after-ms", "3000",
         "--info-port", Integer.toString(infoPort)));
   }

@@ -3,6 +3,7 @@ package io.basalt.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.it.target.Processes;
+import io.basalt.storage.testing.FreePorts;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -92,7 +93,7 @@ class KerberosClusterTest {
     String host = InetAddress.getByName("127.0.0.1").getCanonicalHostName().toLowerCase(Locale.ROOT);
     Path keytab = kdc.keytab("hbase.keytab", "hbase/" + host);
     Path aliceKeytab = kdc.keytab("alice.keytab", "alice");
-    int[] ports = Processes.freePorts(4);
+    int[] ports = FreePorts.take(4);
     List<String> jvm = List.of("-Xmx256m", "-Djava.security.krb5.conf=" + kdc.krb5conf());
     String zookeeper = "127.0.0.1:" + ports[0];
     String secret = dir.resolve("cluster.secret").toString();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.it.target.Processes;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,7 +75,7 @@ class ZooKeeperSaslTest {
     Path clientJaas = dir.resolve("zk-client.jaas");
     Files.writeString(clientJaas, "Client {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n"
         + "  username=\"basalt\"\n  password=\"zk-secret\";\n};\n", StandardCharsets.UTF_8);
-    int[] ports = Processes.freePorts(3);
+    int[] ports = FreePorts.take(3);
     Path cfg = dir.resolve("zoo.cfg");
     Files.writeString(cfg, String.join("\n", "dataDir=" + dir.resolve("zookeeper"), "clientPort=" + ports[0],
         "clientPortAddress=127.0.0.1", "tickTime=500", "admin.enableServer=false",
@@ -86,7 +87,7 @@ class ZooKeeperSaslTest {
 
     // asked for secure ACLs without a SASL login, a server stops at once, naming what is missing
     Process refused = start(List.of("-Xmx128m"), "io.basalt.server.launch.MasterMain", List.of("--zookeeper", zookeeper,
-        "--host", "127.0.0.1", "--port", Integer.toString(Processes.freePorts(1)[0]), "--info-port", "-1",
+        "--host", "127.0.0.1", "--port", Integer.toString(FreePorts.take(1)[0]), "--info-port", "-1",
         "--basalt.zookeeper.secure.acls", "true", "--basalt.cluster.secret.file", dir.resolve("cluster.secret").toString()),
         "refused-master");
     assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();

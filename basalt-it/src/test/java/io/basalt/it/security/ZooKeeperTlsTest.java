@@ -3,6 +3,7 @@ package io.basalt.it.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.it.target.Processes;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,7 +75,7 @@ class ZooKeeperTlsTest {
     Path zkKeystore = pki.keystore("zookeeper");
     Path serverKeystore = pki.keystore("basalt-server");
     Path clientKeystore = pki.keystore("client");
-    int[] ports = Processes.freePorts(3);
+    int[] ports = FreePorts.take(3);
     Path cfg = dir.resolve("zoo.cfg");
     Files.writeString(cfg, String.join("\n", "dataDir=" + dir.resolve("zookeeper"), "secureClientPort=" + ports[0],
         "secureClientPortAddress=127.0.0.1", "tickTime=500", "admin.enableServer=false", ""), StandardCharsets.UTF_8);
@@ -96,7 +97,7 @@ class ZooKeeperTlsTest {
 
     // a server asked for TLS without the Netty socket stops at once, naming the missing setting
     Process refused = start(List.of("-Xmx128m"), "io.basalt.server.launch.MasterMain", List.of("--zookeeper", zookeeper,
-        "--host", "127.0.0.1", "--port", Integer.toString(Processes.freePorts(1)[0]), "--info-port", "-1",
+        "--host", "127.0.0.1", "--port", Integer.toString(FreePorts.take(1)[0]), "--info-port", "-1",
         "--hbase.zookeeper.property.client.secure", "true", "--basalt.cluster.secret.file",
         dir.resolve("cluster.secret").toString()), "refused-master");
     assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -1,5 +1,6 @@
 package io.basalt.it.target;
 
+import io.basalt.storage.testing.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ public final class HBaseTarget implements ClusterTarget {
     String classpath = Processes.classpathFromBuild(CLASSPATH_PROPERTY);
     Path dir = Files.createTempDirectory("hbase-target-");
     Path conf = Files.createDirectories(dir.resolve("conf"));
-    int[] ports = Processes.freePorts(3);
+    int[] ports = FreePorts.take(3);
     int zk = ports[0];
     int master = ports[1];
     int rs = ports[2];

@@ -1,6 +1,5 @@
 package io.basalt.it.target;
 
-import io.basalt.storage.testing.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** Child JVMs, free ports, temp dirs and log tails for the targets and the tool tests. */
+/** Child JVMs, temp dirs and log tails for the targets and the tool tests. */
 public final class Processes {
   private Processes() {}
 
@@ -118,11 +117,6 @@ public final class Processes {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** {@code n} distinct ports free right now, below the ephemeral range (see {@link FreePorts}). */
-  public static int[] freePorts(int n) throws IOException {
-    return FreePorts.take(n);
   }
 
   public static boolean accepts(int port) {

@@ -19,7 +19,7 @@ import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
-import java.io.IOException;
+import io.basalt.storage.testing.FreePorts;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +61,7 @@ class GuardedReplicationTest {
   void onlyHoldersOfTheClusterSecretReachTheReplicationPorts() throws Exception {
     ClusterSecret secret = ClusterSecret.of(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
     MemberChannelGuard guard = new MemberChannelGuard(secret);
-    int[] ports = freePorts(3);
+    int[] ports = FreePorts.take(3);
     members.add(engine(guard).createGroup(dir.resolve("m0"), DESCRIPTOR, member(ports, 0), RoleListener.NONE));
     for (int i = 1; i < 3; i++) {
       members.add(engine(guard).joinGroup(dir.resolve("m" + i), member(ports, i), RoleListener.NONE));
@@ -107,7 +107,4 @@ class GuardedReplicationTest {
     return new GroupMembership("g1", "node" + i, "127.0.0.1", ports[i], helpers);
   }
 
-  private static int[] freePorts(int n) throws IOException {
-    return io.basalt.storage.testing.FreePorts.take(n);
-  }
 }

@@ -19,6 +19,7 @@ import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.testing.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,7 +83,7 @@ class TlsReplicationTest {
     for (int i = 0; i < 3; i++) {
       guards.add(new MemberChannelGuard(secret, pki.memberTls(pki.memberKeystore("server" + i), rule)));
     }
-    int[] ports = freePorts(3);
+    int[] ports = FreePorts.take(3);
     byte[] wire = replicateThroughTap(guards, ports);
     // The tap sees what member 2 asked its helper (JE's feeder stream goes to the primary's own port).
     assertThat(indexOf(wire, NODE.getBytes(StandardCharsets.US_ASCII))).as("no group data in clear").isEqualTo(-1);
@@ -109,7 +110,7 @@ class TlsReplicationTest {
   @Test
   void withoutTlsTheSameTapSeesTheGroup() throws Exception {
     MemberChannelGuard plain = new MemberChannelGuard(ClusterSecret.of(new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}));
-    byte[] wire = replicateThroughTap(List.of(plain, plain, plain), freePorts(3));
+    byte[] wire = replicateThroughTap(List.of(plain, plain, plain), FreePorts.take(3));
     assertThat(indexOf(wire, NODE.getBytes(StandardCharsets.US_ASCII))).as("the tap sees plaintext").isNotEqualTo(-1);
   }
 
@@ -166,10 +167,6 @@ class TlsReplicationTest {
       }
     }
     return new GroupMembership("g1", NODE + i, "127.0.0.1", ports[i], helpers);
-  }
-
-  private static int[] freePorts(int n) throws IOException {
-    return io.basalt.storage.testing.FreePorts.take(n);
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {

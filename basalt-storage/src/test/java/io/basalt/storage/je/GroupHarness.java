@@ -11,7 +11,6 @@ import io.basalt.storage.region.StorageEngine;
 import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaRole;
 import io.basalt.storage.replication.ReplicatedRegion;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,11 +96,6 @@ final class GroupHarness implements AutoCloseable {
       return false;
     });
     return found[0];
-  }
-
-  /** {@code n} ports free at the time of asking, below the ephemeral range (see {@link io.basalt.storage.testing.FreePorts}). */
-  static int[] freePorts(int n) throws IOException {
-    return io.basalt.storage.testing.FreePorts.take(n);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.basalt.storage.je;
 import static io.basalt.storage.cell.Bytes.of;
 import static io.basalt.storage.je.GroupHarness.awaitPrimary;
 import static io.basalt.storage.je.GroupHarness.expected;
-import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.je.GroupHarness.member;
 import static io.basalt.storage.je.GroupHarness.put;
 import static io.basalt.storage.je.GroupHarness.row;
@@ -20,6 +19,7 @@ import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,7 +83,7 @@ class GroupMergeTest {
     for (int i = 0; i < 3; i++) {
       h.engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
     }
-    int[] ports = freePorts(9);
+    int[] ports = FreePorts.take(9);
     int[] lowPorts = {ports[0], ports[1], ports[2]};
     int[] highPorts = {ports[3], ports[4], ports[5]};
     int[] mergedPorts = {ports[6], ports[7], ports[8]};

@@ -3,7 +3,6 @@ package io.basalt.storage.je;
 import static io.basalt.storage.cell.Bytes.of;
 import static io.basalt.storage.je.GroupHarness.awaitPrimary;
 import static io.basalt.storage.je.GroupHarness.expected;
-import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.je.GroupHarness.member;
 import static io.basalt.storage.je.GroupHarness.put;
 import static io.basalt.storage.je.GroupHarness.row;
@@ -23,6 +22,7 @@ import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,7 +97,7 @@ class GroupSplitTest {
   @Test
   void bothDaughterGroupsServeExactlyTheirRowsAtTheirOwnPorts() throws IOException {
     startEngines();
-    int[] ports = freePorts(9);
+    int[] ports = FreePorts.take(9);
     int[] parentPorts = {ports[0], ports[1], ports[2]};
     List<ReplicatedRegion> parent = startParent(parentPorts);
     for (int i = 0; i < 200; i++) {
@@ -171,7 +171,7 @@ class GroupSplitTest {
   @Test
   void aMemberOpenedBeforeItsFounderAnswersStillJoinsIt() throws IOException {
     startEngines();
-    int[] ports = freePorts(6);
+    int[] ports = FreePorts.take(6);
     int[] parentPorts = {ports[0], ports[1], ports[2]};
     List<ReplicatedRegion> parent = startParent(parentPorts);
     for (int i = 0; i < 50; i++) {
@@ -207,7 +207,7 @@ class GroupSplitTest {
   @Test
   void aGroupWithAMemberDownCannotBeSealedAndKeepsTakingWrites() throws IOException {
     startEngines();
-    List<ReplicatedRegion> parent = startParent(freePorts(3));
+    List<ReplicatedRegion> parent = startParent(FreePorts.take(3));
     put(parent.get(0), "a", "1");
     parent.get(2).close();
     assertThatThrownBy(() -> parent.get(0).sealForSplit()).isInstanceOf(ReplicasUnavailableException.class);
@@ -218,7 +218,7 @@ class GroupSplitTest {
   @Test
   void onlyThePrimaryCanSeal() throws IOException {
     startEngines();
-    List<ReplicatedRegion> parent = startParent(freePorts(3));
+    List<ReplicatedRegion> parent = startParent(FreePorts.take(3));
     assertThatThrownBy(() -> parent.get(1).sealForSplit())
         .isInstanceOf(io.basalt.storage.error.NotPrimaryException.class);
   }

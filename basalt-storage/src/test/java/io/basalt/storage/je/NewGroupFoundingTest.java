@@ -2,7 +2,6 @@ package io.basalt.storage.je;
 
 import static io.basalt.storage.cell.Bytes.of;
 import static io.basalt.storage.je.GroupHarness.awaitPrimary;
-import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.je.GroupHarness.member;
 import static io.basalt.storage.je.GroupHarness.put;
 import static io.basalt.storage.je.GroupHarness.rows;
@@ -19,6 +18,7 @@ import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
 import io.basalt.storage.segment.LogSegmentSet;
 import io.basalt.storage.segment.SegmentLinker;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +60,7 @@ class NewGroupFoundingTest {
     for (int i = 0; i < 3; i++) {
       h.engines.add(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(16 << 20).withPurgeIntervalMillis(0)));
     }
-    int[] ports = freePorts(6);
+    int[] ports = FreePorts.take(6);
     int[] sourcePorts = {ports[0], ports[1], ports[2]};
     int[] clonePorts = {ports[3], ports[4], ports[5]};
     List<ReplicatedRegion> source = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.basalt.storage.je;
 
-import static io.basalt.storage.je.GroupHarness.freePorts;
 import static io.basalt.storage.cell.Bytes.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,6 +21,7 @@ import io.basalt.storage.replication.RoleListener;
 import io.basalt.storage.schema.FamilySchema;
 import io.basalt.storage.schema.KeyRange;
 import io.basalt.storage.schema.RegionDescriptor;
+import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ class ReplicaGroupTest {
   }
 
   private List<ReplicatedRegion> startGroup() throws IOException {
-    ports = freePorts(3);
+    ports = FreePorts.take(3);
     List<ReplicatedRegion> members = new ArrayList<>();
     members.add(track(engine().createGroup(memberDir(0), DESCRIPTOR, member(0), RoleListener.NONE)));
     for (int i = 1; i < 3; i++) {
