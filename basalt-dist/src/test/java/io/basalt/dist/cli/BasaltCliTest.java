@@ -60,6 +60,17 @@ class BasaltCliTest {
   }
 
   @Test
+  void scannerAndWarmUpSettingsReachTheRegionServer() {
+    RegionServerCommand rs = new RegionServerCommand();
+    new CommandLine(rs).parseArgs("-Dhbase.client.scanner.timeout.period=5000", "-Dbasalt.storage.warmup.rounds=0",
+        "--hbase.server.scanner.max.result.size", "1048576");
+    assertThat(rs.args()).containsSubsequence("--hbase.client.scanner.timeout.period", "5000")
+        .containsSubsequence("--basalt.storage.warmup.rounds", "0")
+        .containsSubsequence("--hbase.server.scanner.max.result.size", "1048576");
+    assertThat(rs.args().stream().filter("--hbase.server.scanner.max.result.size"::equals)).hasSize(1);
+  }
+
+  @Test
   void securitySettingsReachTheLaunchers() {
     RegionServerCommand rs = new RegionServerCommand();
     new CommandLine(rs).parseArgs("-Dbasalt.cluster.secret.file=/etc/basalt/cluster.secret",

@@ -1,6 +1,7 @@
 package io.basalt.it.cluster;
 
 import io.basalt.it.target.Processes;
+import io.basalt.server.config.StorageKeys;
 import io.basalt.storage.testing.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 
@@ -22,6 +24,15 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 public final class LocalCluster implements AutoCloseable {
   /** Short sessions so failures are noticed in seconds, as a test needs (not so short that a busy CI box expires them). */
   public static final int SESSION_TIMEOUT_MILLIS = 6_000;
+
+  private static final String WARM_UP_FLAG = "--" + StorageKeys.WARMUP_ROUNDS.name();
+
+  /**
+   * Region server arguments of a cluster whose servers warm their region open path before registering, as by
+   * default in production. Other test clusters skip it (1-5 s of each server start, most of a cluster's start-up on
+   * two cores); tests that measure how long writers wait through a move or failover need it.
+   */
+  public static final List<String> WARMED_UP = List.of(WARM_UP_FLAG, StorageKeys.WARMUP_ROUNDS.defaultValue().toString());
 
   private final Path dir;
   /** Null: everything on 127.0.0.1. Otherwise region server i runs in namespace i. */
@@ -122,7 +133,14 @@ public final class LocalCluster implements AutoCloseable {
 
   /** A cluster whose regions have {@code factor} copies (a replica group each) unless a table says otherwise. */
   public static LocalCluster replicated(Path dir, int regionServers, int factor) throws IOException, InterruptedException {
-    return new LocalCluster(dir, 1, regionServers, List.of(), List.of("--replication-factor", Integer.toString(factor)));
+    return replicated(dir, regionServers, factor, List.of());
+  }
+
+  /** The same with {@code regionServerArgs} for every region server (e.g. {@link #WARMED_UP}). */
+  public static LocalCluster replicated(Path dir, int regionServers, int factor, List<String> regionServerArgs)
+      throws IOException, InterruptedException {
+    return new LocalCluster(dir, 1, regionServers, regionServerArgs,
+        List.of("--replication-factor", Integer.toString(factor)));
   }
 
   /** {@code masterArgs} go to every master (e.g. the replication factor). */
@@ -134,10 +152,13 @@ public final class LocalCluster implements AutoCloseable {
   /**
    * One region server in each of {@code net}'s namespaces, bound to and advertising the namespace's address;
    * ZooKeeper and one master on the bridge's address (reachable from the namespaces and from this JVM); regions
-   * get {@code factor} copies. The caller closes {@code net} after the cluster.
+   * get {@code factor} copies; {@code regionServerArgs} go to every region server. The caller closes {@code net}
+   * after the cluster.
    */
-  public static LocalCluster inNamespaces(Path dir, NetNamespaces net, int factor) throws IOException, InterruptedException {
-    return new LocalCluster(dir, net, 1, net.size(), List.of(), List.of("--replication-factor", Integer.toString(factor)));
+  public static LocalCluster inNamespaces(Path dir, NetNamespaces net, int factor, List<String> regionServerArgs)
+      throws IOException, InterruptedException {
+    return new LocalCluster(dir, net, 1, net.size(), regionServerArgs,
+        List.of("--replication-factor", Integer.toString(factor)));
   }
 
   private LocalCluster(Path dir, NetNamespaces net, int masters, int regionServers, List<String> regionServerArgs,
@@ -145,7 +166,8 @@ public final class LocalCluster implements AutoCloseable {
     this.dir = dir;
     this.net = net;
     this.host = net == null ? "127.0.0.1" : net.bridgeAddress();
-    this.regionServerArgs = regionServerArgs;
+    this.regionServerArgs = regionServerArgs.contains(WARM_UP_FLAG) ? regionServerArgs
+        : Stream.concat(Stream.of(WARM_UP_FLAG, "0"), regionServerArgs.stream()).toList();
     this.masterArgs = masterArgs;
     int[] ports = FreePorts.take(1);
     zookeeperPort = ports[0];

@@ -41,7 +41,7 @@ class MemberMoveTest {
 
   @Test
   void movingTheRegionToAServerWithoutACopyMovesThePrimarysCopyThere() throws Exception {
-    try (LocalCluster cluster = LocalCluster.replicated(dir, 4, 3);
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 4, 3, LocalCluster.WARMED_UP);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
          Admin admin = conn.getAdmin()) {
       TableName name = createTable(admin, "member_move");

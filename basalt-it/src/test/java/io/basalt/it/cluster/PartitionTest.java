@@ -76,7 +76,7 @@ class PartitionTest {
   void aPrimaryCutOffAcknowledgesNothingAndWritesResumeOnANewPrimary() throws Exception {
     int repetitions = Integer.getInteger("basalt.partition.repetitions", 3);
     try (NetNamespaces net = NetNamespaces.create(3);
-         LocalCluster cluster = LocalCluster.inNamespaces(dir, net, 3);
+         LocalCluster cluster = LocalCluster.inNamespaces(dir, net, 3, LocalCluster.WARMED_UP);
          Connection conn = ConnectionFactory.createConnection(clientConfiguration(cluster));
          Admin admin = conn.getAdmin()) {
       TableName name = createTable(admin, "partition_primary");
@@ -207,7 +207,7 @@ class PartitionTest {
   @Test
   void aSecondaryCutOffDoesNotStallWriters() throws Exception {
     try (NetNamespaces net = NetNamespaces.create(3);
-         LocalCluster cluster = LocalCluster.inNamespaces(dir, net, 3);
+         LocalCluster cluster = LocalCluster.inNamespaces(dir, net, 3, LocalCluster.WARMED_UP);
          Connection conn = ConnectionFactory.createConnection(clientConfiguration(cluster));
          Admin admin = conn.getAdmin()) {
       TableName name = createTable(admin, "partition_secondary");

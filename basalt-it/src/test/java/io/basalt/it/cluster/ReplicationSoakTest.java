@@ -78,7 +78,7 @@ class ReplicationSoakTest {
     List<Long> gaps = new ArrayList<>();
     // The balancer paced as it is by default (3 s between moves), not the test clusters' 300 ms: its primary
     // transfers after a server returns are part of what writers see.
-    try (LocalCluster cluster = new LocalCluster(dir, 1, 4, List.of(),
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 4, LocalCluster.WARMED_UP,
         List.of("--replication-factor", "3", "--balance-pause-ms", "3000"));
          Connection conn = ConnectionFactory.createConnection(retriesLogged(cluster.clientConfiguration()));
          Admin admin = conn.getAdmin()) {

@@ -63,7 +63,7 @@ class ReplicationTest {
 
   @Test
   void killingThePrimarysServerUnderLoadLosesNothingAndWritesResumeQuickly() throws Exception {
-    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3);
+    try (LocalCluster cluster = LocalCluster.replicated(dir, 3, 3, LocalCluster.WARMED_UP);
          Connection conn = ConnectionFactory.createConnection(loggingRetries(cluster.clientConfiguration()));
          Admin admin = conn.getAdmin()) {
       TableName name = createTable(admin, "replicated_kill");

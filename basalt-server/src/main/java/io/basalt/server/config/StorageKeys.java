@@ -8,4 +8,9 @@ public final class StorageKeys {
       "Size of the B+-tree cache shared by every region of the process (k/m/g suffixes allowed). It plays the "
           + "part of HBase's block cache, but is a size, not hfile.block.cache.size's fraction of the heap; "
           + "keep it well under the heap (-Xmx).");
+
+  public static final ConfigKey<Integer> WARMUP_ROUNDS = ConfigKey.integer("basalt.storage.warmup.rounds", 3, 0, 100,
+      "Rounds of the region open, split and reopen path a region server runs on a throwaway region before it "
+          + "registers, so that the first region it opens for a move or split is compiled code (a fresh JVM's first "
+          + "open took 5-15x longer, inside a window clients wait through). About 1-4 s of start-up; 0 skips it.");
 }

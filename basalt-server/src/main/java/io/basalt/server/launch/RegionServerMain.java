@@ -3,6 +3,7 @@ package io.basalt.server.launch;
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.ScannerKeys;
+import io.basalt.server.config.StorageKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
 import io.basalt.server.regionserver.ScannerLimits;
@@ -25,7 +26,7 @@ public final class RegionServerMain {
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
         "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports",
-        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name()));
+        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name(), "--" + StorageKeys.WARMUP_ROUNDS.name()));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
@@ -40,7 +41,8 @@ public final class RegionServerMain {
         a.value("--replication-ports", ReplicationKeys.PORT_RANGE, d.replicationPorts()),
         new ScannerLimits(a.value("--" + ScannerKeys.LEASE.name(), ScannerKeys.LEASE, d.scanners().leaseMillis()),
             a.value("--" + ScannerKeys.MAX_RESULT_SIZE.name(), ScannerKeys.MAX_RESULT_SIZE,
-                d.scanners().maxResultBytes())));
+                d.scanners().maxResultBytes())),
+        a.value("--" + StorageKeys.WARMUP_ROUNDS.name(), StorageKeys.WARMUP_ROUNDS, d.warmupRounds()));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config, SecurityArgs.build(a, Authentication.Role.REGION_SERVER, config.host()));

@@ -2,6 +2,7 @@ package io.basalt.server.regionserver;
 
 import io.basalt.server.config.PortRange;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.StorageKeys;
 
 import java.nio.file.Path;
 
@@ -12,11 +13,12 @@ import java.nio.file.Path;
  * passes {@code splitBytes} or it holds {@code splitCells} entries (a table's MAX_FILESIZE overrides the
  * size); both checked every {@code splitCheckMillis}. Members of replicated regions listen on ports of
  * {@code replicationPorts} (null: this server hosts none, as in standalone). {@code scanners}: the scanner lease and
- * the cap on one scan call.
+ * the cap on one scan call. {@code warmupRounds}: rounds of the region open path run before the server registers
+ * ({@link StorageKeys#WARMUP_ROUNDS}).
  */
 public record RegionServerConfig(Path dataDir, String host, int port, String zookeeper, String root,
     String hbaseZnodeParent, int sessionTimeoutMillis, long cacheBytes, long splitBytes, long splitCells,
-    long splitCheckMillis, PortRange replicationPorts, ScannerLimits scanners) {
+    long splitCheckMillis, PortRange replicationPorts, ScannerLimits scanners, int warmupRounds) {
   public static final int DEFAULT_PORT = 16020;
   public static final long DEFAULT_SPLIT_BYTES = 2L << 30;
   public static final long DEFAULT_SPLIT_CELLS = 20_000_000;
@@ -24,36 +26,41 @@ public record RegionServerConfig(Path dataDir, String host, int port, String zoo
   public static RegionServerConfig defaults(Path dataDir, String zookeeper) {
     return new RegionServerConfig(dataDir, "127.0.0.1", DEFAULT_PORT, zookeeper, "/basalt", "/hbase", 20_000,
         256L << 20, DEFAULT_SPLIT_BYTES, DEFAULT_SPLIT_CELLS, 10_000, ReplicationKeys.PORT_RANGE.defaultValue(),
-        ScannerLimits.DEFAULT);
+        ScannerLimits.DEFAULT, StorageKeys.WARMUP_ROUNDS.defaultValue());
   }
 
   public RegionServerConfig withAddress(String h, int p) {
     return new RegionServerConfig(dataDir, h, p, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, cacheBytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, warmupRounds);
   }
 
   public RegionServerConfig withCacheBytes(long bytes) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, bytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, warmupRounds);
   }
 
   public RegionServerConfig withZnodeParent(String parent) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, parent, sessionTimeoutMillis, cacheBytes,
-        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners);
+        splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, warmupRounds);
   }
 
   public RegionServerConfig withReplicationPorts(PortRange range) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, splitBytes, splitCells, splitCheckMillis, range, scanners);
+        cacheBytes, splitBytes, splitCells, splitCheckMillis, range, scanners, warmupRounds);
   }
 
   public RegionServerConfig withSplitThresholds(long bytes, long cells, long checkMillis) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, bytes, cells, checkMillis, replicationPorts, scanners);
+        cacheBytes, bytes, cells, checkMillis, replicationPorts, scanners, warmupRounds);
   }
 
   public RegionServerConfig withScanners(ScannerLimits limits) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, limits);
+        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, limits, warmupRounds);
+  }
+
+  public RegionServerConfig withWarmupRounds(int rounds) {
+    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
+        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, rounds);
   }
 }

@@ -127,7 +127,9 @@ public final class RegionServerNode implements AutoCloseable {
           region -> requestSplit(rpcClient, registry, region));
       chores.scheduleWithFixedDelay(trigger, config.splitCheckMillis(), config.splitCheckMillis(), TimeUnit.MILLISECONDS);
 
-      EngineWarmup.run(engine, config.dataDir().resolve("warmup.tmp"), 3);
+      if (config.warmupRounds() > 0) {
+        EngineWarmup.run(engine, config.dataDir().resolve("warmup.tmp"), config.warmupRounds());
+      }
       ServerRegistration registration = track(new ServerRegistration(zk, config.root(), name, lease,
           config.sessionTimeoutMillis(), regionServer::closeAll));
       registration.start();

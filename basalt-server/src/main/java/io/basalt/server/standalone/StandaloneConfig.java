@@ -91,6 +91,7 @@ public record StandaloneConfig(BasaltConfig settings) {
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), cacheBytes(),
         settings.get(SplitKeys.MAX_REGION_BYTES), settings.get(SplitKeys.MAX_REGION_CELLS),
         settings.get(SplitKeys.CHECK_INTERVAL), null,
-        new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE)));
+        new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE)),
+        settings.get(StorageKeys.WARMUP_ROUNDS));
   }
 }
