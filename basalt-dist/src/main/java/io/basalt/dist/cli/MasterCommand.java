@@ -21,7 +21,7 @@ import picocli.CommandLine.Unmatched;
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
             + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port, hbase.balancer.period, "
             + "basalt.balancer.move.pause, basalt.replication.factor, "
-            + "basalt.replication.rereplicate.after)."})
+            + "basalt.replication.rereplicate.after, zookeeper.znode.parent, basalt.zookeeper.root)."})
 final class MasterCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -62,6 +62,7 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
     StandaloneCommand.add(out, "--replication-factor", c.get(ReplicationKeys.FACTOR));
     StandaloneCommand.add(out, "--rereplicate-after-ms", c.get(ReplicationKeys.REREPLICATE_AFTER));
+    StandaloneCommand.addSettings(out, c, passThrough, ZooKeeperKeys.ZNODE_PARENT, ZooKeeperKeys.BASALT_ROOT);
     SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;

@@ -1,7 +1,6 @@
 package io.basalt.dist.cli;
 
 import io.basalt.server.config.BasaltConfig;
-import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.ReplicationKeys;
 import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.config.ServerKeys;
@@ -28,7 +27,8 @@ import picocli.CommandLine.Unmatched;
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.data.dir, "
             + "basalt.host, hbase.regionserver.port, hbase.regionserver.info.port, basalt.storage.cache.size, "
             + "hbase.hregion.max.filesize, basalt.split.*, zookeeper.session.timeout, basalt.replication.port.range, "
-            + "hbase.client.scanner.timeout.period, hbase.server.scanner.max.result.size, basalt.storage.warmup.rounds)."})
+            + "zookeeper.znode.parent, basalt.zookeeper.root, hbase.client.scanner.timeout.period, "
+            + "hbase.server.scanner.max.result.size, basalt.storage.warmup.rounds)."})
 final class RegionServerCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -82,11 +82,8 @@ final class RegionServerCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--split-cells", splitCells != null ? splitCells : c.get(SplitKeys.MAX_REGION_CELLS));
     StandaloneCommand.add(out, "--split-check-ms", splitCheckMs != null ? splitCheckMs : c.get(SplitKeys.CHECK_INTERVAL));
     StandaloneCommand.add(out, "--replication-ports", c.get(ReplicationKeys.PORT_RANGE));
-    for (ConfigKey<?> key : List.of(ScannerKeys.LEASE, ScannerKeys.MAX_RESULT_SIZE, StorageKeys.WARMUP_ROUNDS)) {
-      if (!passThrough.contains("--" + key.name())) {
-        StandaloneCommand.add(out, "--" + key.name(), c.get(key));
-      }
-    }
+    StandaloneCommand.addSettings(out, c, passThrough, ZooKeeperKeys.ZNODE_PARENT, ZooKeeperKeys.BASALT_ROOT,
+        ScannerKeys.LEASE, ScannerKeys.MAX_RESULT_SIZE, StorageKeys.WARMUP_ROUNDS);
     SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of RegionServerMain not listed here; it reports unknown ones
     return out;

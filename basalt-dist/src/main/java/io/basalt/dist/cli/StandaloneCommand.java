@@ -2,6 +2,7 @@ package io.basalt.dist.cli;
 
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ConfigArgs;
+import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.InvalidConfigException;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.standalone.StandaloneMain;
@@ -55,6 +56,18 @@ final class StandaloneCommand implements Callable<Integer> {
     if (value != null) {
       out.add(option);
       out.add(value.toString());
+    }
+  }
+
+  /**
+   * Each setting as {@code --NAME VALUE} (a launcher option named after its key), unless {@code passThrough} gives it
+   * already.
+   */
+  static void addSettings(List<String> out, BasaltConfig c, List<String> passThrough, ConfigKey<?>... keys) {
+    for (ConfigKey<?> key : keys) {
+      if (!passThrough.contains("--" + key.name())) {
+        add(out, "--" + key.name(), c.get(key));
+      }
     }
   }
 

@@ -71,6 +71,19 @@ class BasaltCliTest {
   }
 
   @Test
+  void bothLaunchersKeepToTheConfiguredZnodes() {
+    String[] znodes = {"-Dzookeeper.znode.parent=/hbase-other", "-Dbasalt.zookeeper.root=/basalt-other"};
+    RegionServerCommand rs = new RegionServerCommand();
+    new CommandLine(rs).parseArgs(znodes);
+    MasterCommand master = new MasterCommand();
+    new CommandLine(master).parseArgs(znodes);
+    for (List<String> args : List.of(rs.args(), master.args())) {
+      assertThat(args).containsSubsequence("--zookeeper.znode.parent", "/hbase-other")
+          .containsSubsequence("--basalt.zookeeper.root", "/basalt-other");
+    }
+  }
+
+  @Test
   void securitySettingsReachTheLaunchers() {
     RegionServerCommand rs = new RegionServerCommand();
     new CommandLine(rs).parseArgs("-Dbasalt.cluster.secret.file=/etc/basalt/cluster.secret",

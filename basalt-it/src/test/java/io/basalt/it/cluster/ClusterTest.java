@@ -120,4 +120,39 @@ class ClusterTest {
       }
     }
   }
+
+  /**
+   * A cluster told other znodes (zookeeper.znode.parent, basalt.zookeeper.root, as from basalt-site.xml through the
+   * launchers) keeps to them, so it can share a ZooKeeper ensemble with an HBase under /hbase; a client configured
+   * with the same parent finds it.
+   */
+  @Test
+  void aClusterUnderOtherZnodesServesClientsConfiguredForThem() throws Exception {
+    List<String> znodes = List.of("--zookeeper.znode.parent", "/hbase-other", "--basalt.zookeeper.root", "/basalt-other");
+    List<String> masterArgs = new java.util.ArrayList<>(znodes);
+    masterArgs.addAll(List.of("--replication-factor", "1"));
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 1, znodes, masterArgs);
+         Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
+         Admin admin = conn.getAdmin()) {
+      TableName name = TableName.valueOf("elsewhere");
+      admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+      try (Table t = conn.getTable(name)) {
+        t.put(new Put(row(1)).addColumn(F, Q, Bytes.toBytes("x")));
+        assertThat(Bytes.toString(t.get(new Get(row(1))).getValue(F, Q))).isEqualTo("x");
+      }
+      Configuration conf = cluster.clientConfiguration();
+      try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper(conf.get("hbase.zookeeper.quorum") + ":"
+          + conf.get("hbase.zookeeper.property.clientPort"), 10_000, e -> { })) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (zk.getState() != org.apache.zookeeper.ZooKeeper.States.CONNECTED) {
+          assertThat(System.nanoTime()).as("connected to ZooKeeper").isLessThan(deadline);
+          Thread.sleep(50);
+        }
+        assertThat(zk.exists("/hbase-other/master", false)).isNotNull();
+        assertThat(zk.getChildren("/basalt-other/servers", false)).hasSize(1);
+        assertThat(zk.exists("/hbase", false)).as("nothing under HBase's default parent").isNull();
+        assertThat(zk.exists("/basalt", false)).as("nothing under Basalt's default root").isNull();
+      }
+    }
+  }
 }

@@ -45,6 +45,9 @@ public final class LocalCluster implements AutoCloseable {
   private final List<Node> masters = new ArrayList<>();
   private final List<Node> regionServers = new ArrayList<>();
   private final List<String> regionServerArgs;
+  /** Where the servers keep their own znodes and HBase's (the masters' arguments say; give servers the same). */
+  private final String basaltRoot;
+  private final String znodeParent;
   private final List<String> masterArgs;
   /** First replication port of this cluster's region servers (each gets its own block, below the ephemeral range). */
   private final int replicationBase = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(250) * 40;
@@ -93,8 +96,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The value its launcher was given for {@code flag} (e.g. {@code --replication-ports}), or null. */
     public String arg(String flag) {
-      int i = args.indexOf(flag);
-      return i < 0 || i + 1 >= args.size() ? null : args.get(i + 1);
+      return argOr(args, flag, null);
     }
 
     public int port() {
@@ -169,6 +171,8 @@ public final class LocalCluster implements AutoCloseable {
     this.regionServerArgs = regionServerArgs.contains(WARM_UP_FLAG) ? regionServerArgs
         : Stream.concat(Stream.of(WARM_UP_FLAG, "0"), regionServerArgs.stream()).toList();
     this.masterArgs = masterArgs;
+    this.basaltRoot = argOr(masterArgs, "--basalt.zookeeper.root", "/basalt");
+    this.znodeParent = argOr(masterArgs, "--zookeeper.znode.parent", "/hbase");
     int[] ports = FreePorts.take(1);
     zookeeperPort = ports[0];
     zookeeper = Processes.startJava(List.of("-Xmx128m"), classpath, "io.basalt.server.launch.ZooKeeperMain",
@@ -190,11 +194,16 @@ public final class LocalCluster implements AutoCloseable {
     awaitRegisteredRegionServers(regionServers);
   }
 
+  private static String argOr(List<String> args, String flag, String fallback) {
+    int i = args.indexOf(flag);
+    return i < 0 || i + 1 >= args.size() ? fallback : args.get(i + 1);
+  }
+
   /** Waits until {@code n} region servers are registered in ZooKeeper (the master then assigns to them). */
   public void awaitRegisteredRegionServers(int n) throws InterruptedException {
     awaitZooKeeper(zk -> {
       try {
-        return zk.getChildren("/basalt/servers", false).size() >= n;
+        return zk.getChildren(basaltRoot + "/servers", false).size() >= n;
       } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
         return false;
       }
@@ -206,7 +215,7 @@ public final class LocalCluster implements AutoCloseable {
    * master that just stopped may linger until its session ends).
    */
   public void awaitActiveMaster() throws InterruptedException {
-    awaitZooKeeper(zk -> zk.exists("/hbase/master", false) != null, "an active master");
+    awaitZooKeeper(zk -> zk.exists(znodeParent + "/master", false) != null, "an active master");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try (org.apache.hadoop.hbase.client.Connection c =
@@ -444,6 +453,7 @@ public final class LocalCluster implements AutoCloseable {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", host);
     conf.setInt("hbase.zookeeper.property.clientPort", zookeeperPort);
+    conf.set("zookeeper.znode.parent", znodeParent);
     conf.setInt("hbase.client.retries.number", 30);
     conf.setInt("hbase.client.pause", 100);
     conf.setInt("hbase.rpc.timeout", 30_000);

@@ -2,6 +2,7 @@ package io.basalt.server.launch;
 
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
 import io.basalt.server.status.StatusServer;
@@ -18,10 +19,13 @@ import java.util.Set;
 public final class MasterMain {
   private MasterMain() {}
 
+  private static final String ROOT = "--" + ZooKeeperKeys.BASALT_ROOT.name();
+  private static final String PARENT = "--" + ZooKeeperKeys.ZNODE_PARENT.name();
+
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
         "--balancer-period-ms", "--balance-pause-ms", "--info-port", "--replication-factor",
-        "--rereplicate-after-ms"));
+        "--rereplicate-after-ms", ROOT, PARENT));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("master", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port",
@@ -29,7 +33,8 @@ public final class MasterMain {
             "--basalt.replication.rereplicate.after", "--rereplicate-after-ms"));
     MasterConfig d = MasterConfig.defaults("127.0.0.1:2181");
     MasterConfig config = new MasterConfig(a.string("--host", d.host()), a.port("--port", d.port()),
-        a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
+        a.string("--zookeeper", d.zookeeper()), a.value(ROOT, ZooKeeperKeys.BASALT_ROOT, d.root()),
+        a.value(PARENT, ZooKeeperKeys.ZNODE_PARENT, d.hbaseZnodeParent()),
         a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
         a.positive("--balancer-period-ms", (int) d.balancerPeriodMillis()),
         a.positive("--balance-pause-ms", (int) d.balancePauseMillis()),

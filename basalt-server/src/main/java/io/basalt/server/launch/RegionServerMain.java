@@ -2,6 +2,7 @@ package io.basalt.server.launch;
 
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.config.StorageKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
@@ -23,17 +24,23 @@ import java.util.Set;
 public final class RegionServerMain {
   private RegionServerMain() {}
 
+  private static final String ROOT = "--" + ZooKeeperKeys.BASALT_ROOT.name();
+  private static final String PARENT = "--" + ZooKeeperKeys.ZNODE_PARENT.name();
+
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
         "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports",
-        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name(), "--" + StorageKeys.WARMUP_ROUNDS.name()));
+        "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name(),
+        "--" + StorageKeys.WARMUP_ROUNDS.name(), ROOT, PARENT));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
             "--hbase.regionserver.info.port", "--info-port", "--basalt.replication.port.range", "--replication-ports"));
     RegionServerConfig d = RegionServerConfig.defaults(Path.of("data"), "127.0.0.1:2181");
     RegionServerConfig config = new RegionServerConfig(a.path("--data-dir", d.dataDir()), a.string("--host", d.host()),
-        a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()), d.root(), d.hbaseZnodeParent(),
+        a.port("--port", d.port()), a.string("--zookeeper", d.zookeeper()),
+        a.value(ROOT, ZooKeeperKeys.BASALT_ROOT, d.root()),
+        a.value(PARENT, ZooKeeperKeys.ZNODE_PARENT, d.hbaseZnodeParent()),
         a.positive("--session-timeout-ms", d.sessionTimeoutMillis()),
         (long) a.positive("--cache-mb", (int) (d.cacheBytes() >> 20)) << 20,
         (long) a.positive("--split-size-mb", (int) (d.splitBytes() >> 20)) << 20,

@@ -58,9 +58,4 @@ public record RegionServerConfig(Path dataDir, String host, int port, String zoo
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
         cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, limits, warmupRounds);
   }
-
-  public RegionServerConfig withWarmupRounds(int rounds) {
-    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, rounds);
-  }
 }
