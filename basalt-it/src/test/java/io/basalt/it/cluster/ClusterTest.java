@@ -128,21 +128,23 @@ class ClusterTest {
    */
   @Test
   void aClusterUnderOtherZnodesServesClientsConfiguredForThem() throws Exception {
-    List<String> znodes = List.of("--zookeeper.znode.parent", "/hbase-other", "--basalt.zookeeper.root", "/basalt-other");
+    List<String> znodes =
+        List.of("--zookeeper.znode.parent", "/hbase-other", "--basalt.zookeeper.root", "/basalt-other");
     List<String> masterArgs = new java.util.ArrayList<>(znodes);
     masterArgs.addAll(List.of("--replication-factor", "1"));
     try (LocalCluster cluster = new LocalCluster(dir, 1, 1, znodes, masterArgs);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
          Admin admin = conn.getAdmin()) {
       TableName name = TableName.valueOf("elsewhere");
-      admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
+      admin.createTable(TableDescriptorBuilder.newBuilder(name)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
       try (Table t = conn.getTable(name)) {
         t.put(new Put(row(1)).addColumn(F, Q, Bytes.toBytes("x")));
         assertThat(Bytes.toString(t.get(new Get(row(1))).getValue(F, Q))).isEqualTo("x");
       }
       Configuration conf = cluster.clientConfiguration();
-      try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper(conf.get("hbase.zookeeper.quorum") + ":"
-          + conf.get("hbase.zookeeper.property.clientPort"), 10_000, e -> { })) {
+      String quorum = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+      try (org.apache.zookeeper.ZooKeeper zk = new org.apache.zookeeper.ZooKeeper(quorum, 10_000, e -> { })) {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (zk.getState() != org.apache.zookeeper.ZooKeeper.States.CONNECTED) {
           assertThat(System.nanoTime()).as("connected to ZooKeeper").isLessThan(deadline);

@@ -32,7 +32,8 @@ public final class LocalCluster implements AutoCloseable {
    * default in production. Other test clusters skip it (1-5 s of each server start, most of a cluster's start-up on
    * two cores); tests that measure how long writers wait through a move or failover need it.
    */
-  public static final List<String> WARMED_UP = List.of(WARM_UP_FLAG, StorageKeys.WARMUP_ROUNDS.defaultValue().toString());
+  public static final List<String> WARMED_UP =
+      List.of(WARM_UP_FLAG, StorageKeys.WARMUP_ROUNDS.defaultValue().toString());
 
   private final Path dir;
   /** Null: everything on 127.0.0.1. Otherwise region server i runs in namespace i. */
