@@ -50,8 +50,7 @@ public final class LocalCluster implements AutoCloseable {
   private final String basaltRoot;
   private final String znodeParent;
   private final List<String> masterArgs;
-  /** First replication port of this cluster's region servers (each gets its own block, below the ephemeral range). */
-  private final int replicationBase = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(250) * 40;
+  /** Replication ports of each region server (a block of its own, kept across its restarts). */
   static final int REPLICATION_PORTS_PER_SERVER = 40;
 
   /** One child process and the fixed port and directory it uses across restarts. */
@@ -299,7 +298,7 @@ public final class LocalCluster implements AutoCloseable {
     String name = "regionserver-" + index;
     String rsHost = net == null ? "127.0.0.1" : net.address(index);
     Path data = dir.resolve(name);
-    int firstReplicationPort = replicationBase + index * REPLICATION_PORTS_PER_SERVER;
+    int firstReplicationPort = FreePorts.takeBlock(REPLICATION_PORTS_PER_SERVER);
     int infoPort = FreePorts.take(1)[0];
     List<String> args = new ArrayList<>(List.of("--zookeeper", host + ":" + zookeeperPort, "--host", rsHost, "--port",
         Integer.toString(port), "--data-dir", data.toString(), "--cache-mb", "32", "--session-timeout-ms",

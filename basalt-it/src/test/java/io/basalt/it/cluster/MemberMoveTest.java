@@ -2,6 +2,7 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * undoes the change, as its ZooKeeper record says.
  */
 @Timeout(300)
+@TimingSensitive
 class MemberMoveTest {
   @TempDir Path dir;
 

@@ -2,6 +2,7 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import io.basalt.it.target.Processes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * news of the election stand between it and a write).
  */
 @Timeout(420)
+@TimingSensitive
 class PartitionTest {
   /**
    * The client's per-call timeout. A call in flight to a server that was cut off gets no answer and no reset,

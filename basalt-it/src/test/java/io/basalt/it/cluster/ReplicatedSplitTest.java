@@ -2,6 +2,7 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that dies at the split's point of no return finishes it when it comes back.
  */
 @Timeout(400)
+@TimingSensitive
 class ReplicatedSplitTest {
   private static final byte[] SPLIT = Bytes.toBytes("k8");
   @TempDir Path dir;

@@ -2,6 +2,7 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and no writer waited 5 s or more.
  */
 @EnabledIfSystemProperty(named = "basalt.it.soak", matches = "true")
+@TimingSensitive
 class ReplicationSoakTest {
   @TempDir Path dir;
 

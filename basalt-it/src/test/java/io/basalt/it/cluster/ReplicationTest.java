@@ -2,6 +2,7 @@ package io.basalt.it.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import io.basalt.server.rpc.RemoteException;
 import io.basalt.server.rpc.RpcClient;
 import java.io.IOException;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * until its group elected another never acknowledges a write when it wakes.
  */
 @Timeout(420)
+@TimingSensitive
 class ReplicationTest {
   private static final byte[] SPLIT = Bytes.toBytes("k8");
   @TempDir Path dir;

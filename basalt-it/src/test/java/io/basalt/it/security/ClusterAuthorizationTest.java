@@ -2,6 +2,7 @@ package io.basalt.it.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.it.TimingSensitive;
 import io.basalt.it.cluster.LocalCluster;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through the master is in force on the region server's process within a second.
  */
 @Timeout(300)
+@TimingSensitive
 class ClusterAuthorizationTest {
   @TempDir Path dir;
 

@@ -107,10 +107,8 @@ class KerberosClusterTest {
         Integer.toString(ports[1]), "--info-port", "-1", "--replication-factor", "1"));
     master.addAll(kerberos);
     start(jvm, "io.basalt.server.launch.MasterMain", master, "master");
-    // 30000-32639: clear of LocalCluster's blocks (20000-29999), below the ephemeral range (see FreePorts)
-    int replicationBase = 30_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(66) * 40;
     for (int i = 0; i < 2; i++) {
-      int first = replicationBase + i * 40;
+      int first = FreePorts.takeBlock(40);
       List<String> rs = new ArrayList<>(List.of("--zookeeper", zookeeper, "--host", "127.0.0.1", "--port",
           Integer.toString(ports[2 + i]), "--info-port", "-1", "--cache-mb", "32", "--data-dir",
           dir.resolve("rs" + i).toString(), "--replication-ports", first + "-" + (first + 39)));

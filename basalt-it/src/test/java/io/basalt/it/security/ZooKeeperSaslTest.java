@@ -101,7 +101,7 @@ class ZooKeeperSaslTest {
         Integer.toString(ports[1]), "--info-port", "-1", "--replication-factor", "1"));
     master.addAll(secure);
     start(jvm, "io.basalt.server.launch.MasterMain", master, "master");
-    int first = 30_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(200) * 40;
+    int first = FreePorts.takeBlock(40);
     List<String> rs = new ArrayList<>(List.of("--zookeeper", zookeeper, "--host", "127.0.0.1", "--port",
         Integer.toString(ports[2]), "--info-port", "-1", "--cache-mb", "32", "--data-dir", dir.resolve("rs").toString(),
         "--replication-ports", first + "-" + (first + 39)));
