@@ -3,6 +3,7 @@ package io.basalt.dist.cli;
 import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.RpcKeys;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.launch.MasterMain;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Unmatched;
         "Settings not given as options come from the configuration (hbase.zookeeper.quorum, basalt.host, "
             + "hbase.master.port, zookeeper.session.timeout, hbase.master.info.port, hbase.balancer.period, "
             + "basalt.balancer.move.pause, basalt.replication.factor, "
-            + "basalt.replication.rereplicate.after, zookeeper.znode.parent, basalt.zookeeper.root)."})
+            + "basalt.replication.rereplicate.after, zookeeper.znode.parent, basalt.zookeeper.root, "
+            + "hbase.master.handler.count, hbase.ipc.max.request.size)."})
 final class MasterCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -62,7 +64,8 @@ final class MasterCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--balance-pause-ms", balancePause != null ? balancePause : c.get(BalancerKeys.MOVE_PAUSE));
     StandaloneCommand.add(out, "--replication-factor", c.get(ReplicationKeys.FACTOR));
     StandaloneCommand.add(out, "--rereplicate-after-ms", c.get(ReplicationKeys.REREPLICATE_AFTER));
-    StandaloneCommand.addSettings(out, c, passThrough, ZooKeeperKeys.ZNODE_PARENT, ZooKeeperKeys.BASALT_ROOT);
+    StandaloneCommand.addSettings(out, c, passThrough, ZooKeeperKeys.ZNODE_PARENT, ZooKeeperKeys.BASALT_ROOT,
+        RpcKeys.MASTER_HANDLERS, RpcKeys.MAX_REQUEST_SIZE);
     SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of MasterMain not listed here; it reports unknown ones
     return out;

@@ -2,6 +2,7 @@ package io.basalt.dist.cli;
 
 import io.basalt.server.config.BasaltConfig;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.RpcKeys;
 import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.config.ServerKeys;
 import io.basalt.server.config.SplitKeys;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Unmatched;
             + "basalt.host, hbase.regionserver.port, hbase.regionserver.info.port, basalt.storage.cache.size, "
             + "hbase.hregion.max.filesize, basalt.split.*, zookeeper.session.timeout, basalt.replication.port.range, "
             + "zookeeper.znode.parent, basalt.zookeeper.root, hbase.client.scanner.timeout.period, "
-            + "hbase.server.scanner.max.result.size, basalt.storage.warmup.rounds)."})
+            + "hbase.server.scanner.max.result.size, basalt.storage.warmup.rounds, hbase.regionserver.handler.count, "
+            + "hbase.ipc.max.request.size)."})
 final class RegionServerCommand implements Callable<Integer> {
   @Mixin
   ConfigOptions config;
@@ -83,7 +85,8 @@ final class RegionServerCommand implements Callable<Integer> {
     StandaloneCommand.add(out, "--split-check-ms", splitCheckMs != null ? splitCheckMs : c.get(SplitKeys.CHECK_INTERVAL));
     StandaloneCommand.add(out, "--replication-ports", c.get(ReplicationKeys.PORT_RANGE));
     StandaloneCommand.addSettings(out, c, passThrough, ZooKeeperKeys.ZNODE_PARENT, ZooKeeperKeys.BASALT_ROOT,
-        ScannerKeys.LEASE, ScannerKeys.MAX_RESULT_SIZE, StorageKeys.WARMUP_ROUNDS);
+        ScannerKeys.LEASE, ScannerKeys.MAX_RESULT_SIZE, StorageKeys.WARMUP_ROUNDS, RpcKeys.REGIONSERVER_HANDLERS,
+        RpcKeys.MAX_REQUEST_SIZE);
     SecurityArgs.passOn(c, out);
     out.addAll(passThrough); // options of RegionServerMain not listed here; it reports unknown ones
     return out;

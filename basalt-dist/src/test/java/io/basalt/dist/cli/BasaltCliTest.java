@@ -71,6 +71,18 @@ class BasaltCliTest {
   }
 
   @Test
+  void handlerCountsAndTheRequestLimitReachBothLaunchers() {
+    RegionServerCommand rs = new RegionServerCommand();
+    new CommandLine(rs).parseArgs("-Dhbase.regionserver.handler.count=64", "-Dhbase.ipc.max.request.size=16m");
+    assertThat(rs.args()).containsSubsequence("--hbase.regionserver.handler.count", "64")
+        .containsSubsequence("--hbase.ipc.max.request.size", "16777216");
+    MasterCommand master = new MasterCommand();
+    new CommandLine(master).parseArgs("-Dhbase.master.handler.count=8", "-Dhbase.ipc.max.request.size=16m");
+    assertThat(master.args()).containsSubsequence("--hbase.master.handler.count", "8")
+        .containsSubsequence("--hbase.ipc.max.request.size", "16777216");
+  }
+
+  @Test
   void bothLaunchersKeepToTheConfiguredZnodes() {
     String[] znodes = {"-Dzookeeper.znode.parent=/hbase-other", "-Dbasalt.zookeeper.root=/basalt-other"};
     RegionServerCommand rs = new RegionServerCommand();

@@ -124,15 +124,19 @@ class ClusterTest {
   /**
    * A cluster told other znodes (zookeeper.znode.parent, basalt.zookeeper.root, as from basalt-site.xml through the
    * launchers) keeps to them, so it can share a ZooKeeper ensemble with an HBase under /hbase; a client configured
-   * with the same parent finds it.
+   * with the same parent finds it. Its region server refuses requests over the hbase.ipc.max.request.size it was
+   * given and serves the next.
    */
   @Test
-  void aClusterUnderOtherZnodesServesClientsConfiguredForThem() throws Exception {
+  void aClusterKeepsToTheZnodesAndRpcSettingsItIsGiven() throws Exception {
     List<String> znodes =
         List.of("--zookeeper.znode.parent", "/hbase-other", "--basalt.zookeeper.root", "/basalt-other");
+    // HBase's RPC settings, passed by the launchers as they are (basalt regionserver and master do so from the config)
+    List<String> regionServerArgs = new java.util.ArrayList<>(znodes);
+    regionServerArgs.addAll(List.of("--hbase.regionserver.handler.count", "7", "--hbase.ipc.max.request.size", "65536"));
     List<String> masterArgs = new java.util.ArrayList<>(znodes);
-    masterArgs.addAll(List.of("--replication-factor", "1"));
-    try (LocalCluster cluster = new LocalCluster(dir, 1, 1, znodes, masterArgs);
+    masterArgs.addAll(List.of("--replication-factor", "1", "--hbase.master.handler.count", "5"));
+    try (LocalCluster cluster = new LocalCluster(dir, 1, 1, regionServerArgs, masterArgs);
          Connection conn = ConnectionFactory.createConnection(cluster.clientConfiguration());
          Admin admin = conn.getAdmin()) {
       TableName name = TableName.valueOf("elsewhere");
@@ -141,6 +145,12 @@ class ClusterTest {
       try (Table t = conn.getTable(name)) {
         t.put(new Put(row(1)).addColumn(F, Q, Bytes.toBytes("x")));
         assertThat(Bytes.toString(t.get(new Get(row(1))).getValue(F, Q))).isEqualTo("x");
+        assertThatThrownBy(() -> t.put(new Put(row(2)).addColumn(F, Q, new byte[100_000])))
+            .as("a request over the region server's hbase.ipc.max.request.size")
+            .hasStackTraceContaining("RequestTooBigException").hasStackTraceContaining("max allowed 65536");
+        t.put(new Put(row(3)).addColumn(F, Q, new byte[30_000]));
+        assertThat(t.get(new Get(row(3))).getValue(F, Q)).hasSize(30_000);
+        assertThat(t.exists(new Get(row(2)))).isFalse();
       }
       Configuration conf = cluster.clientConfiguration();
       String quorum = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");

@@ -51,10 +51,18 @@ public final class ConfigKey<T> {
 
   /** A size in bytes: a plain number or one with a k/m/g/t suffix (binary units), as Hadoop's getLongBytes. */
   public static ConfigKey<Long> bytes(String name, long defaultValue, long min, String doc) {
+    return bytes(name, defaultValue, min, Long.MAX_VALUE, doc);
+  }
+
+  /** As {@link #bytes(String, long, long, String)}, at most {@code max}. */
+  public static ConfigKey<Long> bytes(String name, long defaultValue, long min, long max, String doc) {
     return new ConfigKey<>(name, "bytes", defaultValue, doc, raw -> {
       long v = parseBytes(raw);
       if (v < min) {
         throw new IllegalArgumentException("must be at least " + min + " bytes");
+      }
+      if (v > max) {
+        throw new IllegalArgumentException("must be at most " + max + " bytes");
       }
       return v;
     });

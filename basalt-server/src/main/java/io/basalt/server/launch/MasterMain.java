@@ -2,9 +2,11 @@ package io.basalt.server.launch;
 
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.RpcKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.master.MasterNode;
+import io.basalt.server.rpc.RpcLimits;
 import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.util.HashSet;
@@ -21,11 +23,13 @@ public final class MasterMain {
 
   private static final String ROOT = "--" + ZooKeeperKeys.BASALT_ROOT.name();
   private static final String PARENT = "--" + ZooKeeperKeys.ZNODE_PARENT.name();
+  private static final String HANDLERS = "--" + RpcKeys.MASTER_HANDLERS.name();
+  private static final String MAX_REQUEST = "--" + RpcKeys.MAX_REQUEST_SIZE.name();
 
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--host", "--port", "--session-timeout-ms",
         "--balancer-period-ms", "--balance-pause-ms", "--info-port", "--replication-factor",
-        "--rereplicate-after-ms", ROOT, PARENT));
+        "--rereplicate-after-ms", HANDLERS, MAX_REQUEST, ROOT, PARENT));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("master", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.master.port", "--port",
@@ -39,7 +43,9 @@ public final class MasterMain {
         a.positive("--balancer-period-ms", (int) d.balancerPeriodMillis()),
         a.positive("--balance-pause-ms", (int) d.balancePauseMillis()),
         true, a.value("--replication-factor", ReplicationKeys.FACTOR, d.replicationFactor()),
-        a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()));
+        a.value("--rereplicate-after-ms", ReplicationKeys.REREPLICATE_AFTER, d.rereplicateAfterMillis()),
+        new RpcLimits(a.value(HANDLERS, RpcKeys.MASTER_HANDLERS, d.rpc().handlers()),
+            a.value(MAX_REQUEST, RpcKeys.MAX_REQUEST_SIZE, (long) d.rpc().maxRequestBytes()).intValue()));
     MasterNode node;
     try {
       node = new MasterNode(config, () -> Daemon.halt("this master lost its leadership"),

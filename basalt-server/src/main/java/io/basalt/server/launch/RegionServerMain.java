@@ -2,12 +2,14 @@ package io.basalt.server.launch;
 
 import io.basalt.server.security.Authentication;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.RpcKeys;
 import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.config.ScannerKeys;
 import io.basalt.server.config.StorageKeys;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.RegionServerNode;
 import io.basalt.server.regionserver.ScannerLimits;
+import io.basalt.server.rpc.RpcLimits;
 import io.basalt.server.status.StatusServer;
 import java.net.BindException;
 import java.nio.file.Path;
@@ -26,12 +28,14 @@ public final class RegionServerMain {
 
   private static final String ROOT = "--" + ZooKeeperKeys.BASALT_ROOT.name();
   private static final String PARENT = "--" + ZooKeeperKeys.ZNODE_PARENT.name();
+  private static final String HANDLERS = "--" + RpcKeys.REGIONSERVER_HANDLERS.name();
+  private static final String MAX_REQUEST = "--" + RpcKeys.MAX_REQUEST_SIZE.name();
 
   public static void main(String[] argv) throws Exception {
     Set<String> options = new HashSet<>(Set.of("--zookeeper", "--data-dir", "--host", "--port", "--session-timeout-ms",
         "--cache-mb", "--split-size-mb", "--split-cells", "--split-check-ms", "--info-port", "--replication-ports",
         "--" + ScannerKeys.LEASE.name(), "--" + ScannerKeys.MAX_RESULT_SIZE.name(),
-        "--" + StorageKeys.WARMUP_ROUNDS.name(), ROOT, PARENT));
+        "--" + StorageKeys.WARMUP_ROUNDS.name(), HANDLERS, MAX_REQUEST, ROOT, PARENT));
     options.addAll(SecurityArgs.options());
     Args a = Args.parse("regionserver", argv, options,
         Map.of("--hbase.zookeeper.quorum", "--zookeeper", "--hbase.regionserver.port", "--port",
@@ -49,7 +53,9 @@ public final class RegionServerMain {
         new ScannerLimits(a.value("--" + ScannerKeys.LEASE.name(), ScannerKeys.LEASE, d.scanners().leaseMillis()),
             a.value("--" + ScannerKeys.MAX_RESULT_SIZE.name(), ScannerKeys.MAX_RESULT_SIZE,
                 d.scanners().maxResultBytes())),
-        a.value("--" + StorageKeys.WARMUP_ROUNDS.name(), StorageKeys.WARMUP_ROUNDS, d.warmupRounds()));
+        a.value("--" + StorageKeys.WARMUP_ROUNDS.name(), StorageKeys.WARMUP_ROUNDS, d.warmupRounds()),
+        new RpcLimits(a.value(HANDLERS, RpcKeys.REGIONSERVER_HANDLERS, d.rpc().handlers()),
+            a.value(MAX_REQUEST, RpcKeys.MAX_REQUEST_SIZE, (long) d.rpc().maxRequestBytes()).intValue()));
     RegionServerNode node;
     try {
       node = new RegionServerNode(config, SecurityArgs.build(a, Authentication.Role.REGION_SERVER, config.host()));

@@ -48,7 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class MasterNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MasterNode.class);
-  private static final int MAX_REQUEST_BYTES = 256 << 20;
   private static final int CONTROL_TIMEOUT_MILLIS = 120_000;
   private static final long JOIN_BALANCE_DELAY_SECONDS = 3;
   /** How often re-replication looks for members to rebuild (planning reads the catalog in memory). */
@@ -91,7 +90,7 @@ public final class MasterNode implements AutoCloseable {
           security.zookeeperClient(), security.zookeeperAcls(config.hbaseZnodeParent()));
       track(zk::close);
       rpc = track(new RpcServer("master", new InetSocketAddress(config.host(), config.port()), dispatcher,
-          () -> catalog == null ? "" : catalog.clusterId(), 16, MAX_REQUEST_BYTES, security));
+          () -> catalog == null ? "" : catalog.clusterId(), config.rpc(), security));
       name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       rpcClient = track(new RpcClient("basalt-master", 5_000, security.connector()));
       track(() -> {

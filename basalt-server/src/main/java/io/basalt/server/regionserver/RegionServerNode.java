@@ -47,7 +47,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegionServerNode implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegionServerNode.class);
-  static final int MAX_REQUEST_BYTES = 256 << 20;
   /** How often a primary checks that ZooKeeper still names it (a report can lose a race with an older one). */
   private static final long PRIMARY_RECHECK_MILLIS = 5_000;
 
@@ -75,7 +74,7 @@ public final class RegionServerNode implements AutoCloseable {
       track(zk::close);
       ZooKeeperRegistry registry = new ZooKeeperRegistry(zk, config.hbaseZnodeParent(), "regionserver");
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
-          () -> clusterIdOrEmpty(registry), 32, MAX_REQUEST_BYTES, security));
+          () -> clusterIdOrEmpty(registry), config.rpc(), security));
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
       ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));

@@ -19,13 +19,13 @@ public final class RpcServer implements AutoCloseable {
   private final Channel channel;
 
   /**
-   * @param handlerCount threads running calls (HBase's {@code hbase.regionserver.handler.count})
-   * @param maxRequestBytes larger frames are refused with RequestTooBigException ({@code hbase.ipc.max.request.size})
+   * @param limits threads running calls, and the largest request read
    * @param security TLS on this port and the cluster secret members prove
    */
   public RpcServer(String name, InetSocketAddress bind, CallDispatcher dispatcher, Supplier<String> clusterId,
-      int handlerCount, int maxRequestBytes, ServerSecurity security) throws InterruptedException {
-    handlers = new HandlerPool(name, handlerCount, 10_000);
+      RpcLimits limits, ServerSecurity security) throws InterruptedException {
+    int maxRequestBytes = limits.maxRequestBytes();
+    handlers = new HandlerPool(name, limits.handlers(), 10_000);
     Transport transport = Transport.choose();
     boss = transport.group(1);
     workers = transport.group(2);

@@ -1,7 +1,9 @@
 package io.basalt.server.standalone;
 
+import io.basalt.server.config.ConfigKey;
 import io.basalt.server.config.InvalidConfigException;
 import io.basalt.server.config.ReplicationKeys;
+import io.basalt.server.config.RpcKeys;
 
 import io.basalt.server.config.BalancerKeys;
 import io.basalt.server.config.BasaltConfig;
@@ -13,6 +15,7 @@ import io.basalt.server.config.ZooKeeperKeys;
 import io.basalt.server.master.MasterConfig;
 import io.basalt.server.regionserver.RegionServerConfig;
 import io.basalt.server.regionserver.ScannerLimits;
+import io.basalt.server.rpc.RpcLimits;
 import java.nio.file.Path;
 
 /**
@@ -81,7 +84,7 @@ public record StandaloneConfig(BasaltConfig settings) {
     return new MasterConfig(host(), masterPort(), zookeeper, settings.get(ZooKeeperKeys.BASALT_ROOT), zookeeperParent(),
         settings.get(ZooKeeperKeys.SESSION_TIMEOUT), settings.get(BalancerKeys.PERIOD),
         settings.get(BalancerKeys.MOVE_PAUSE), false, 1,
-        ReplicationKeys.REREPLICATE_AFTER.defaultValue());
+        ReplicationKeys.REREPLICATE_AFTER.defaultValue(), rpcLimits(RpcKeys.MASTER_HANDLERS));
   }
 
   /** The region server's settings, given the embedded ZooKeeper's connect string. */
@@ -92,6 +95,10 @@ public record StandaloneConfig(BasaltConfig settings) {
         settings.get(SplitKeys.MAX_REGION_BYTES), settings.get(SplitKeys.MAX_REGION_CELLS),
         settings.get(SplitKeys.CHECK_INTERVAL), null,
         new ScannerLimits(settings.get(ScannerKeys.LEASE), settings.get(ScannerKeys.MAX_RESULT_SIZE)),
-        settings.get(StorageKeys.WARMUP_ROUNDS));
+        settings.get(StorageKeys.WARMUP_ROUNDS), rpcLimits(RpcKeys.REGIONSERVER_HANDLERS));
+  }
+
+  private RpcLimits rpcLimits(ConfigKey<Integer> handlers) {
+    return new RpcLimits(settings.get(handlers), settings.get(RpcKeys.MAX_REQUEST_SIZE).intValue());
   }
 }
