@@ -17,7 +17,8 @@ import java.util.Optional;
 public final class KnownKeys {
   /** The files that declare keys, in the order {@code basalt config --list} prints them. */
   private static final List<Class<?>> AREAS = List.of(ServerKeys.class, ZooKeeperKeys.class, StorageKeys.class,
-      SplitKeys.class, ScannerKeys.class, RpcKeys.class, BalancerKeys.class, ReplicationKeys.class, SecurityKeys.class);
+      SplitKeys.class, ScannerKeys.class, RpcKeys.class, BalancerKeys.class, ReplicationKeys.class,
+      SecurityKeys.class);
 
   private static final Map<String, ConfigKey<?>> BY_NAME = collect();
   private static final Map<String, String> AREA_OF = areas();
