@@ -133,7 +133,8 @@ class ClusterTest {
         List.of("--zookeeper.znode.parent", "/hbase-other", "--basalt.zookeeper.root", "/basalt-other");
     // HBase's RPC settings, passed by the launchers as they are (basalt regionserver and master do so from the config)
     List<String> regionServerArgs = new java.util.ArrayList<>(znodes);
-    regionServerArgs.addAll(List.of("--hbase.regionserver.handler.count", "7", "--hbase.ipc.max.request.size", "65536"));
+    regionServerArgs.addAll(
+        List.of("--hbase.regionserver.handler.count", "7", "--hbase.ipc.max.request.size", "65536"));
     List<String> masterArgs = new java.util.ArrayList<>(znodes);
     masterArgs.addAll(List.of("--replication-factor", "1", "--hbase.master.handler.count", "5"));
     try (LocalCluster cluster = new LocalCluster(dir, 1, 1, regionServerArgs, masterArgs);

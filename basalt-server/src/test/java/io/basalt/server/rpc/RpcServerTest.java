@@ -42,7 +42,8 @@ class RpcServerTest {
         DataInputStream in = new DataInputStream(s.getInputStream());
         byte[] frame = new byte[in.readInt()];
         in.readFully(frame);
-        RPCProtos.ResponseHeader response = RPCProtos.ResponseHeader.parseDelimitedFrom(new ByteArrayInputStream(frame));
+        RPCProtos.ResponseHeader response =
+            RPCProtos.ResponseHeader.parseDelimitedFrom(new ByteArrayInputStream(frame));
         assertThat(response.getCallId()).isEqualTo(9);
         assertThat(response.getException().getExceptionClassName())
             .isEqualTo("org.apache.hadoop.hbase.exceptions.RequestTooBigException");
