@@ -78,10 +78,12 @@ public final class JfrProfiles {
   private static final Pattern NUMBERS = Pattern.compile("\\d+");
   /**
    * Parks on these are a thread waiting for work or for an event (a pool's queue, a condition, a latch, a future),
-   * not for a lock another thread holds; an idle pool thread would otherwise show as a long "lock wait".
+   * not for a lock another thread holds; an idle pool thread would otherwise show as a long "lock wait". The RPC
+   * server's idle handlers park on themselves ({@code HandlerPool$Handler}).
    */
   private static final List<String> WAITS_FOR_WORK = List.of("$ConditionObject", "SynchronousQueue", "ForkJoinPool",
-      "CountDownLatch", "CompletableFuture", "FutureTask", "Phaser", "Exchanger", "LinkedTransferQueue");
+      "CountDownLatch", "CompletableFuture", "FutureTask", "Phaser", "Exchanger", "LinkedTransferQueue",
+      "HandlerPool$Handler");
 
   private JfrProfiles() {}
 
