@@ -18,7 +18,7 @@ public record MasterConfig(String host, int port, String zookeeper, String root,
     int sessionTimeoutMillis, long balancerPeriodMillis, long balancePauseMillis, boolean replication,
     int replicationFactor, long rereplicateAfterMillis, RpcLimits rpc) {
   public static final int DEFAULT_PORT = 16000;
-  public static final RpcLimits DEFAULT_RPC = new RpcLimits(RpcKeys.MASTER_HANDLERS.defaultValue(),
+  private static final RpcLimits DEFAULT_RPC = new RpcLimits(RpcKeys.MASTER_HANDLERS.defaultValue(),
       RpcKeys.MAX_REQUEST_SIZE.defaultValue().intValue());
 
   public static MasterConfig defaults(String zookeeper) {
@@ -54,10 +54,5 @@ public record MasterConfig(String host, int port, String zookeeper, String root,
   public MasterConfig withRereplicateAfter(long millis) {
     return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, balancerPeriodMillis,
         balancePauseMillis, replication, replicationFactor, millis, rpc);
-  }
-
-  public MasterConfig withRpc(RpcLimits limits) {
-    return new MasterConfig(host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis, balancerPeriodMillis,
-        balancePauseMillis, replication, replicationFactor, rereplicateAfterMillis, limits);
   }
 }

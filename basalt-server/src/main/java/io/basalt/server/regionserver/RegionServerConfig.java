@@ -25,7 +25,7 @@ public record RegionServerConfig(Path dataDir, String host, int port, String zoo
   public static final int DEFAULT_PORT = 16020;
   public static final long DEFAULT_SPLIT_BYTES = 2L << 30;
   public static final long DEFAULT_SPLIT_CELLS = 20_000_000;
-  public static final RpcLimits DEFAULT_RPC = new RpcLimits(RpcKeys.REGIONSERVER_HANDLERS.defaultValue(),
+  private static final RpcLimits DEFAULT_RPC = new RpcLimits(RpcKeys.REGIONSERVER_HANDLERS.defaultValue(),
       RpcKeys.MAX_REQUEST_SIZE.defaultValue().intValue());
 
   public static RegionServerConfig defaults(Path dataDir, String zookeeper) {
@@ -57,11 +57,6 @@ public record RegionServerConfig(Path dataDir, String host, int port, String zoo
   public RegionServerConfig withSplitThresholds(long bytes, long cells, long checkMillis) {
     return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
         cacheBytes, bytes, cells, checkMillis, replicationPorts, scanners, warmupRounds, rpc);
-  }
-
-  public RegionServerConfig withRpc(RpcLimits limits) {
-    return new RegionServerConfig(dataDir, host, port, zookeeper, root, hbaseZnodeParent, sessionTimeoutMillis,
-        cacheBytes, splitBytes, splitCells, splitCheckMillis, replicationPorts, scanners, warmupRounds, limits);
   }
 
   public RegionServerConfig withScanners(ScannerLimits limits) {
