@@ -1,6 +1,7 @@
 package io.basalt.bench.compare;
 
 import io.basalt.bench.compare.measure.Figures;
+import io.basalt.bench.compare.measure.ProcSnapshot;
 import io.basalt.bench.compare.measure.RunFigures;
 import io.basalt.bench.compare.measure.ServerWindow;
 import io.basalt.bench.compare.report.ProgressBar;
@@ -11,6 +12,7 @@ import io.basalt.bench.compare.workload.DataSet;
 import io.basalt.bench.compare.workload.Driver;
 import io.basalt.bench.compare.workload.PeWorkload;
 import io.basalt.bench.compare.workload.Workload;
+import io.basalt.bench.report.MachineCpu;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,7 +113,12 @@ public final class Comparison {
     ServerWindow window = servers.isEmpty() ? null : new ServerWindow(servers, gcOffsets);
     Workload.Run prepared = w.prepare(connection, opsLimit(w));
     Instant start = Instant.now();
+    long clientStart = ProcSnapshot.of(ProcessHandle.current().pid()).cpuNanos();
+    MachineCpu machineStart = MachineCpu.now();
     Driver.Outcome o = Driver.drive(prepared, w.threads(), w.runTime(plan.runTime()));
+    MachineCpu machine = MachineCpu.now().since(machineStart);
+    long clientEnd = ProcSnapshot.of(ProcessHandle.current().pid()).cpuNanos();
+    long clientCpu = clientStart < 0 || clientEnd < 0 ? -1 : clientEnd - clientStart;
     windows.add(new RunWindow(id(w), t.name(), start, Instant.now(), o.ops()));
     long[] timeline = prepared.timeline();
     if (timeline != null) {
@@ -119,11 +126,13 @@ public final class Comparison {
           .add(timeline);
     }
     if (window == null) {
-      return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, -1, 0, 0);
+      return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), -1, -1, -1, -1, 0, 0, -1, -1,
+          clientCpu, machine);
     }
     ServerWindow.Totals s = window.close(id(w) + " on " + t.name());
     return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), s.cpuNanos(), s.residentBytes(),
-        s.diskWriteBytes(), s.diskReadBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis());
+        s.diskWriteBytes(), s.diskReadBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis(), s.jitNanos(),
+        s.gcThreadNanos(), clientCpu, machine);
   }
 
   /** A warm-up run's budget: the run time, at most 10 s. */

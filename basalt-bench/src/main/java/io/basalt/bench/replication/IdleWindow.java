@@ -1,6 +1,7 @@
 package io.basalt.bench.replication;
 
 import io.basalt.bench.report.HostFacts;
+import io.basalt.bench.report.MachineCpu;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +26,13 @@ final class IdleWindow {
   static Result measure(List<ResourceCluster.Child> regionServers, int windowSeconds, boolean heapAfterGc,
       long ticksPerSecond) throws IOException, InterruptedException {
     List<ProcSnapshot> starts = new ArrayList<>();
-    Machine.CpuTimes machineStart = Machine.CpuTimes.now();
+    MachineCpu machineStart = MachineCpu.now();
     for (ResourceCluster.Child c : regionServers) {
       starts.add(c.process().isAlive() ? ProcSnapshot.of(c.pid()) : null);
     }
     long t0 = System.nanoTime();
     Thread.sleep(windowSeconds * 1000L);
-    Machine.CpuTimes machineEnd = Machine.CpuTimes.now();
+    MachineCpu machineEnd = MachineCpu.now();
     double seconds = (System.nanoTime() - t0) / 1e9;
     List<ProcSnapshot> ends = new ArrayList<>();
     for (ResourceCluster.Child c : regionServers) {
@@ -50,6 +51,6 @@ final class IdleWindow {
           alive ? e.cpuPercentSince(s, ticksPerSecond) : Double.NaN, heap, groups,
           e == null ? 0 : e.listenPortsWithin(c.firstReplicationPort(), c.lastReplicationPort())));
     }
-    return new Result(servers, seconds, machineEnd.busyPercentSince(machineStart), load);
+    return new Result(servers, seconds, machineEnd.since(machineStart).busyPercent(), load);
   }
 }

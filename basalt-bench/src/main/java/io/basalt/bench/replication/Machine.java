@@ -6,9 +6,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The machine around the measured processes: clock ticks per second, the load average, how busy all its
- * cores were over a window ({@code /proc/stat}, everything that ran, not only the cluster), and the limits that
- * bound threads and descriptors.
+ * The machine around the measured processes: clock ticks per second and the limits that bound threads and
+ * descriptors (how busy its cores were: {@link io.basalt.bench.report.MachineCpu}).
  */
 final class Machine {
   private Machine() {}
@@ -28,30 +27,6 @@ final class Machine {
       Thread.currentThread().interrupt();
     }
     return 100;
-  }
-
-  /** Busy and total jiffies of all cores so far (the first line of /proc/stat); busy excludes idle and iowait. */
-  record CpuTimes(long busy, long total) {
-    static CpuTimes now() {
-      try {
-        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-        long total = 0;
-        // user nice system idle iowait irq softirq steal (guest time is already in user)
-        for (int i = 1; i <= Math.min(8, f.length - 1); i++) {
-          total += Long.parseLong(f[i]);
-        }
-        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-        return new CpuTimes(total - idle, total);
-      } catch (IOException | RuntimeException e) {
-        return new CpuTimes(0, 0);
-      }
-    }
-
-    /** Percentage of all cores busy since {@code earlier} (100 = every core busy). */
-    double busyPercentSince(CpuTimes earlier) {
-      long total = this.total - earlier.total;
-      return total <= 0 ? Double.NaN : 100.0 * (busy - earlier.busy) / total;
-    }
   }
 
   /** Limits that bound how many threads and descriptors a region server can have. */

@@ -1,5 +1,6 @@
 package io.basalt.bench.compare.measure;
 
+import io.basalt.bench.report.MachineCpu;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -11,7 +12,11 @@ import org.HdrHistogram.Histogram;
  * @param residentBytes server resident memory at the end of the run
  * @param diskWriteBytes bytes the server wrote to disk during the run
  * @param diskReadBytes bytes the server read from disk during the run (not from the page cache)
+ * @param jitNanos, gcThreadNanos the part of {@code cpuNanos} the server's JIT compiler and collector threads used
+ * @param clientCpuNanos CPU time of the bench's own JVM (the HBase client and the workload's threads) during the run
+ * @param machine all cores of the machine over the run: how much of them was busy, whoever used it
  */
 public record RunFigures(long ops, long errors, long elapsedNanos, Histogram latency, long cpuNanos,
-    long residentBytes, long diskWriteBytes, long diskReadBytes, double gcPauseTotalMillis, double gcPauseMaxMillis) {
+    long residentBytes, long diskWriteBytes, long diskReadBytes, double gcPauseTotalMillis, double gcPauseMaxMillis,
+    long jitNanos, long gcThreadNanos, long clientCpuNanos, MachineCpu machine) {
 }

@@ -173,7 +173,8 @@ public final class Report {
   private static String details(List<Row> rows, List<String> targets) {
     MarkdownTable table = new MarkdownTable("workload", "target", ">ops/s", ">p50 ms", ">p95 ms", ">p99 ms",
         ">p99.9 ms", ">CPU s/1000 ops", ">memory MB", ">disk B/op", ">disk read B/op", ">GC pause total ms",
-        ">GC pause max ms", ">errors");
+        ">GC pause max ms", ">server CPU in JIT %", ">server CPU in GC threads %", ">client CPU s/1000 ops",
+        ">machine busy %", ">errors");
     for (Row r : rows) {
       for (String t : targets) {
         Figures f = r.of(t);
@@ -181,7 +182,9 @@ public final class Report {
             number(f.p99Micros() / 1000), number(f.p999Micros() / 1000), number(f.cpuSecondsPer1000Ops()),
             number(f.residentMb()), number(f.diskBytesPerOp()), number(f.diskReadBytesPerOp()),
             number(f.gcPauseTotalMillis()),
-            number(f.gcPauseMaxMillis()), Long.toString(f.errors()));
+            number(f.gcPauseMaxMillis()), number(f.jitPercent()), number(f.gcThreadPercent()),
+            number(f.clientCpuSecondsPer1000Ops()), number(f.machineBusyPercent()),
+            Long.toString(f.errors()));
       }
     }
     return table.render();
@@ -189,7 +192,7 @@ public final class Report {
 
   private static String ratioTable(List<Row> rows, Ratio ratio) {
     MarkdownTable table = new MarkdownTable("workload", ">ops/s", ">p50", ">p95", ">p99", ">p99.9", ">CPU/op",
-        ">memory", ">disk B/op", ">disk read B/op", ">GC total", ">GC max");
+        ">memory", ">disk B/op", ">disk read B/op", ">GC total", ">GC max", ">client CPU/op");
     for (Row r : rows) {
       if (!r.has(ratio)) {
         continue;
@@ -199,7 +202,7 @@ public final class Report {
           ratio(r, ratio, Figures::cpuSecondsPer1000Ops), ratio(r, ratio, Figures::residentMb),
           ratio(r, ratio, Figures::diskBytesPerOp), ratio(r, ratio, Figures::diskReadBytesPerOp),
           ratio(r, ratio, Figures::gcPauseTotalMillis),
-          ratio(r, ratio, Figures::gcPauseMaxMillis));
+          ratio(r, ratio, Figures::gcPauseMaxMillis), ratio(r, ratio, Figures::clientCpuSecondsPer1000Ops));
     }
     return table.render();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.bench.compare.measure.Figures;
 import io.basalt.bench.compare.measure.RunFigures;
+import io.basalt.bench.report.MachineCpu;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ class ReportTest {
   private static RunFigures run(long ops, double seconds, long latencyNanos, long cpuNanos) {
     Histogram h = new Histogram(3);
     h.recordValueWithCount(latencyNanos, ops);
-    return new RunFigures(ops, 0, (long) (seconds * 1e9), h, cpuNanos, 100L << 20, ops * 1000, ops * 10, 2.0, 1.5);
+    return new RunFigures(ops, 0, (long) (seconds * 1e9), h, cpuNanos, 100L << 20, ops * 1000, ops * 10, 2.0, 1.5,
+        cpuNanos / 5, cpuNanos / 10, cpuNanos / 2, new MachineCpu((long) (seconds * 150), (long) (seconds * 200)));
   }
 
   @Test
@@ -28,6 +30,10 @@ class ReportTest {
     assertThat(f.gcPauseTotalMillis()).isEqualTo(4.0);
     assertThat(f.gcPauseMaxMillis()).isEqualTo(1.5);
     assertThat(f.runs()).isEqualTo(2);
+    assertThat(f.clientCpuSecondsPer1000Ops()).isEqualTo(0.125);
+    assertThat(f.machineBusyPercent()).isEqualTo(75.0);
+    assertThat(f.jitPercent()).isEqualTo(20.0);
+    assertThat(f.gcThreadPercent()).isEqualTo(10.0);
   }
 
   @Test
@@ -46,8 +52,12 @@ class ReportTest {
   void serverFiguresOfARunningClusterAreBlank() {
     Histogram h = new Histogram(3);
     h.recordValue(1000);
-    Figures f = Figures.of(List.of(new RunFigures(1, 0, 1_000_000_000L, h, -1, -1, -1, -1, 0, 0)));
+    Figures f = Figures.of(List.of(new RunFigures(1, 0, 1_000_000_000L, h, -1, -1, -1, -1, 0, 0, -1, -1, -1,
+        new MachineCpu(0, 0))));
     assertThat(f.cpuSecondsPer1000Ops()).isNaN();
+    assertThat(f.clientCpuSecondsPer1000Ops()).isNaN();
+    assertThat(f.machineBusyPercent()).isNaN();
+    assertThat(f.jitPercent()).isNaN();
     assertThat(Report.number(f.residentMb())).isEqualTo("-");
   }
 
