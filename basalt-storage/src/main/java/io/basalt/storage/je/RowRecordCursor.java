@@ -57,6 +57,14 @@ final class RowRecordCursor implements CellCursor {
   private boolean jeAfterChunk;
   /** No record follows {@link #chunk}, a chunk not yet stored (a new last row: what sequential loads write). */
   private boolean jeNothingAfter;
+  /**
+   * The key of the record JE's cursor sits on, where this cursor knows it (null: unknown, or unpositioned). A
+   * writer going through rows in key order (a sequential batch, a load) finds the next row's record one JE step
+   * from the last row's, where a search descends the tree from its root.
+   */
+  private byte[] jeAt;
+  /** Whether that step is worth trying: cleared the first time another record lies between two of its rows. */
+  private boolean stepToNextRow = true;
   private byte[] keyCache;
 
   RowRecordCursor(Cursor cursor, boolean writable, int chunkBytes, Consumer<Cursor> release) {
@@ -247,6 +255,7 @@ final class RowRecordCursor implements CellCursor {
   }
 
   private boolean off() {
+    jeAt = null;
     chunk = null;
     on = false;
     deletedHere = false;
@@ -332,9 +341,7 @@ final class RowRecordCursor implements CellCursor {
    * row's records are looked at: the caller holds its lock, while other rows' records may come and go meanwhile.
    */
   private void locateForWrite(byte[] key, byte[] rowPrefix) {
-    // Key-only: for a new row the search lands on the next row's record, whose value it need not read.
-    recordKey.setData(rowPrefix);
-    boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    boolean found = firstRecordFrom(rowPrefix);
     if (!found || !CellKeyCodec.startsWith(recordKey.getData(), rowPrefix)) {
       startRow(rowPrefix, false);
       // On the next row's record, or past the last: either way a step back from the new row is one JE step.
@@ -356,6 +363,30 @@ final class RowRecordCursor implements CellCursor {
         return;
       }
     }
+  }
+
+  /**
+   * Puts JE's cursor on the first record at or after {@code rowPrefix} (its key in {@link #recordKey}); false if there
+   * is none. Key-only: for a new row that is the next row's record, whose value a put need not read. From a record
+   * before the row (the row before's, just written) the answer is its successor unless that lies before the row:
+   * a record in between belongs to neither row, whose locks the caller holds, so no search is needed.
+   */
+  private boolean firstRecordFrom(byte[] rowPrefix) {
+    if (stepToNextRow && jeAt != null && Arrays.compareUnsigned(jeAt, rowPrefix) < 0) {
+      if (cursor.getNext(recordKey, keyOnly, LockMode.READ_UNCOMMITTED) != OperationStatus.SUCCESS) {
+        jeAt = null;
+        return false; // nothing after a record before the row
+      }
+      if (Arrays.compareUnsigned(recordKey.getData(), rowPrefix) >= 0) {
+        jeAt = recordKey.getData();
+        return true;
+      }
+      stepToNextRow = false; // this writer's rows are not neighbours: search from now on
+    }
+    recordKey.setData(rowPrefix);
+    boolean found = cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED) == OperationStatus.SUCCESS;
+    jeAt = found ? recordKey.getData() : null;
+    return found;
   }
 
   private void startRow(byte[] rowPrefix, boolean more) {
@@ -382,7 +413,9 @@ final class RowRecordCursor implements CellCursor {
     byte[] last = store();
     storeParked();
     if (last != null && !Arrays.equals(last, chunk.recordKey)) {
+      byte[] at = jeAt;
       off(); // stored under another key, or as several records: this chunk no longer stands for one record
+      jeAt = at; // but JE's cursor is still on the record written last, from which the next row is a step away
     }
   }
 
@@ -419,6 +452,7 @@ final class RowRecordCursor implements CellCursor {
     // JE's cursor is still on the record this chunk was read from (a put's usual case: the row's only record):
     // replace or delete it there, without another search from the root of the tree.
     boolean onItsRecord = jeOnChunk && c == chunk && c.recordKey != null;
+    jeAt = null;
     jeOnChunk = false;
     jeAfterChunk = false;
     jeNothingAfter = false;
@@ -445,6 +479,7 @@ final class RowRecordCursor implements CellCursor {
       if (p > 0 || !onItsRecord || cursor.put(null, data, Put.CURRENT, null) == null) {
         cursor.put(new DatabaseEntry(pieceKey), data, Put.OVERWRITE, null);
       }
+      jeAt = pieceKey; // a put leaves JE's cursor on the record it wrote
       last = pieceKey;
       from = to;
     }
@@ -494,8 +529,10 @@ final class RowRecordCursor implements CellCursor {
     if (status != OperationStatus.SUCCESS) {
       chunk = null;
       jeOnChunk = false;
+      jeAt = null;
       return false;
     }
+    jeAt = recordKey.getData();
     chunk = RowChunk.decode(recordKey.getData(), recordData.getData());
     jeOnChunk = true;
     return true;

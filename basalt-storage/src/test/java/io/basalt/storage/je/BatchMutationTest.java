@@ -294,6 +294,87 @@ class BatchMutationTest extends RegionTestBase {
     pool.shutdown();
   }
 
+  /**
+   * Batches that go through rows in key order find each row's record one step from the row before's; rows that
+   * another writer adds and removes between them meanwhile must neither be taken for them nor hide them: every row
+   * keeps the column the batches do not write, and the other writer's rows are as it left them.
+   */
+  @Test
+  void sequentialBatchesKeepEveryRowWhileOtherRowsComeAndGoBetweenThem() throws Exception {
+    Region r = fixture().create(FamilySchema.of("f1"), FamilySchema.of("f2"));
+    int rows = 600;
+    List<RowMutation> load = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      load.add(row(String.format("r%04d", i)).put(F1, of("keep"), of("k" + i)).build());
+    }
+    assertThat(r.mutateBatch(load, Durability.SKIP_WAL).allApplied()).isTrue();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    Future<Set<String>> between = pool.submit(() -> {
+      // Rows "r0001~" sort between "r0001" and "r0002": put some, delete some, in one family or both.
+      java.util.Random random = new java.util.Random(7);
+      Set<String> live = new HashSet<>();
+      for (int n = 1; n <= 4_000; n++) {
+        String row = String.format("r%04d~", random.nextInt(rows));
+        // Timestamps of their own: the test clock stands still, and a delete would mask later puts at its time.
+        if (live.contains(row) && random.nextBoolean()) {
+          r.mutate(row(row).deleteFamily(F1, n).deleteFamily(F2, n).build(), Durability.SKIP_WAL);
+          live.remove(row);
+        } else {
+          r.mutate(row(row).put(random.nextBoolean() ? F1 : F2, of("x"), n + 1, of("between")).build(),
+              Durability.SKIP_WAL);
+          live.add(row);
+        }
+      }
+      return live;
+    });
+    Future<Integer> passes = pool.submit(() -> {
+      int pass = 0;
+      for (; pass < 12; pass++) {
+        for (int from = 0; from < rows; from += 150) {
+          List<RowMutation> batch = new ArrayList<>();
+          for (int i = from; i < from + 150; i++) {
+            // Every third row also gets a cell of f2: a batch then moves through two families' records.
+            RowMutation.Builder b = row(String.format("r%04d", i)).put(F1, of("v"), of("p" + pass));
+            batch.add((i % 3 == 0 ? b.put(F2, of("w"), of("p" + pass)) : b).build());
+          }
+          assertThat(r.mutateBatch(batch, Durability.SKIP_WAL).allApplied()).isTrue();
+        }
+      }
+      return pass;
+    });
+    int lastPass = passes.get(60, TimeUnit.SECONDS) - 1;
+    Set<String> live = between.get(60, TimeUnit.SECONDS);
+    pool.shutdown();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      String row = String.format("r%04d", i);
+      expected.add(row + List.of("f1:keep=k" + i, "f1:v=p" + lastPass) + (i % 3 == 0 ? "+f2:w" : ""));
+      if (live.contains(row + "~")) {
+        expected.add(row + "~");
+      }
+    }
+    List<String> actual = new ArrayList<>();
+    for (RowResult row : scanAll(r, ScanSpec.all())) {
+      String name = Bytes.toStringBinary(row.row());
+      if (name.endsWith("~")) {
+        assertThat(row.cells()).extracting(c -> Bytes.toStringBinary(c.value())).containsOnly("between");
+        actual.add(name);
+        continue;
+      }
+      List<String> f1 = new ArrayList<>();
+      boolean f2 = false;
+      for (Cell c : row.cells()) {
+        if (Bytes.compare(c.family(), F1) == 0) {
+          f1.add("f1:" + Bytes.toStringBinary(c.qualifier()) + "=" + Bytes.toStringBinary(c.value()));
+        } else {
+          f2 |= Bytes.toStringBinary(c.value()).equals("p" + lastPass);
+        }
+      }
+      actual.add(name + f1 + (f2 ? "+f2:w" : ""));
+    }
+    assertThat(actual).containsExactlyElementsOf(expected);
+  }
+
   /** Batch-written records leave the cache as they are written (a load fills it with nothing read); single puts stay. */
   @Test
   void batchWrittenRecordsLeaveTheCacheAndReadBack() {

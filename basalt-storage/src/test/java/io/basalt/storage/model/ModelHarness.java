@@ -72,6 +72,14 @@ final class ModelHarness implements AutoCloseable {
     if (step instanceof ModelStep.Mutate m) {
       region.mutate(m.mutation(), m.durability());
       model.mutate(m.mutation(), m.now());
+    } else if (step instanceof ModelStep.MutateBatch b) {
+      io.basalt.storage.mutation.BatchResult result = region.mutateBatch(b.mutations(), b.durability());
+      for (int i = 0; i < result.size(); i++) {
+        if (!result.applied(i)) {
+          throw new AssertionError("mutation " + i + " of the batch failed", result.failure(i));
+        }
+        model.mutate(b.mutations().get(i), b.now());
+      }
     } else if (step instanceof ModelStep.CheckAndMutate c) {
       boolean expected = model.checkAndMutate(c.mutation().row(), c.family(), c.qualifier(), c.op(), c.value(),
           c.mutation(), c.now());

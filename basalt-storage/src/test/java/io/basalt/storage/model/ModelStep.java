@@ -22,6 +22,15 @@ sealed interface ModelStep {
     }
   }
 
+  /** Several rows' mutations as one batch (a client's buffered puts), which must read as if applied in order. */
+  record MutateBatch(long now, List<RowMutation> mutations, Durability durability) implements ModelStep {
+    @Override
+    public String toString() {
+      return "@" + now + " mutateBatch " + mutations.stream()
+          .map(m -> ModelBytes.show(m.row()) + " " + cells(m)).collect(Collectors.joining("; ", "[", "]"));
+    }
+  }
+
   /** checkAndMutate with a column condition over all time. */
   record CheckAndMutate(long now, byte[] family, byte[] qualifier, CompareOp op, byte[] value, RowMutation mutation)
       implements ModelStep {

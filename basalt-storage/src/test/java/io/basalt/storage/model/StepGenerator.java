@@ -95,7 +95,7 @@ final class StepGenerator {
     byte[] row = rnd.nextInt(5) < 2 ? ROWS.get(rnd.nextInt(2)) : pick(ROWS);
     if (op < 40) {
       Durability d = pick(List.of(Durability.SKIP_WAL, Durability.ASYNC_WAL, Durability.SYNC_WAL));
-      return new ModelStep.Mutate(now, mutation(row), d);
+      return op < 30 ? new ModelStep.Mutate(now, mutation(row), d) : new ModelStep.MutateBatch(now, batch(), d);
     }
     if (op < 55) {
       return new ModelStep.Get(now, rnd.nextInt(15) == 0 ? new byte[] {'a', 'b'} : row, query());
@@ -148,6 +148,29 @@ final class StepGenerator {
       }
     }
     return b.build();
+  }
+
+  /**
+   * Two to six rows' mutations, usually in key order from a random row on, neighbours or with gaps (a buffered
+   * client's sequential puts), sometimes a row twice in a row, sometimes in any order.
+   */
+  private List<RowMutation> batch() {
+    List<RowMutation> out = new ArrayList<>();
+    int n = 2 + rnd.nextInt(5);
+    boolean ordered = rnd.nextInt(4) != 0;
+    int at = rnd.nextInt(ROWS.size());
+    for (int i = 0; i < n; i++) {
+      if (!ordered) {
+        at = rnd.nextInt(ROWS.size());
+      } else if (i > 0 && rnd.nextInt(6) != 0) {
+        at += rnd.nextInt(3) == 0 ? 2 : 1;
+      }
+      if (at >= ROWS.size()) {
+        break;
+      }
+      out.add(mutation(ROWS.get(at)));
+    }
+    return out;
   }
 
   private void remember(byte[] row, byte[] family, byte[] qualifier) {
