@@ -7,9 +7,10 @@ import org.HdrHistogram.Histogram;
 /**
  * The figures of one workload on one target, over all its alternating runs: operations and time summed, latency
  * histograms merged, server counters summed (resident memory: the largest seen, GC: the longest pause; the JIT's
- * and the collector threads' shares of the server's CPU, which on a short run can be a fifth of it), the client's CPU and the machine's busy share over the runs. On a machine the client shares with the server, the
- * busy share tells a workload held by CPU (near 100%) from one held by waits (a server applying one batch at a
- * time, a disk, a lock).
+ * and the collector threads' shares of the server's CPU, which on a short run can be a fifth of it), the client's
+ * CPU and the machine's busy share over the runs. On a machine the client shares with the server, the busy share
+ * tells a workload held by CPU (near 100%) from one held by waits (a server applying one batch at a time, a disk,
+ * a lock).
  */
 public record Figures(long ops, long errors, double seconds, double opsPerSecond, double p50Micros, double p95Micros,
     double p99Micros, double p999Micros, double cpuSecondsPer1000Ops, double residentMb, double diskBytesPerOp,
@@ -66,7 +67,8 @@ public record Figures(long ops, long errors, double seconds, double opsPerSecond
         server && ops > 0 ? written / (double) ops : nan,
         server && ops > 0 ? read / (double) ops : nan,
         server ? gcTotal : nan, server ? gcMax : nan, runs.size(),
-        server && threads && cpu > 0 ? 100.0 * jit / cpu : nan, server && threads && cpu > 0 ? 100.0 * gcThreads / cpu : nan,
+        server && threads && cpu > 0 ? 100.0 * jit / cpu : nan,
+        server && threads && cpu > 0 ? 100.0 * gcThreads / cpu : nan,
         client && ops > 0 ? clientCpu / 1e9 / ops * 1000 : nan, machine.busyPercent());
   }
 

@@ -20,7 +20,8 @@ public record ProcSnapshot(long cpuNanos, long residentBytes, long diskWriteByte
         field(proc.resolve("io"), "read_bytes:", 1));
   }
 
-  private static long cpuNanos(Path proc) {
+  /** utime + stime of {@code /proc/PID} or {@code /proc/PID/task/TID} (same stat format); -1 if unreadable. */
+  static long cpuNanos(Path proc) {
     try {
       String stat = Files.readString(proc.resolve("stat"));
       // Fields after the parenthesised command name (which may hold spaces): state is field 3, utime 14, stime 15.

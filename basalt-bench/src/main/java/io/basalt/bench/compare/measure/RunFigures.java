@@ -12,7 +12,8 @@ import org.HdrHistogram.Histogram;
  * @param residentBytes server resident memory at the end of the run
  * @param diskWriteBytes bytes the server wrote to disk during the run
  * @param diskReadBytes bytes the server read from disk during the run (not from the page cache)
- * @param jitNanos, gcThreadNanos the part of {@code cpuNanos} the server's JIT compiler and collector threads used
+ * @param jitNanos the part of {@code cpuNanos} the server's JIT compiler threads used
+ * @param gcThreadNanos the part of {@code cpuNanos} the server's garbage collector threads used
  * @param clientCpuNanos CPU time of the bench's own JVM (the HBase client and the workload's threads) during the run
  * @param machine all cores of the machine over the run: how much of them was busy, whoever used it
  */

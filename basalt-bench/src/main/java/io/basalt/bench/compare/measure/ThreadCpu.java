@@ -12,8 +12,6 @@ import java.nio.file.Path;
  * both ends; JIT and GC threads live as long as the JVM. -1 where Linux does not expose them.
  */
 public record ThreadCpu(long jitNanos, long gcNanos) {
-  private static final long NANOS_PER_TICK = 10_000_000L;
-
   public static ThreadCpu of(long pid) {
     long jit = 0;
     long gc = 0;
@@ -25,9 +23,10 @@ public record ThreadCpu(long jitNanos, long gcNanos) {
           if (!isJit && !isGc(name)) {
             continue;
           }
-          String stat = Files.readString(task.resolve("stat"));
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          long nanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK;
+          long nanos = ProcSnapshot.cpuNanos(task);
+          if (nanos < 0) {
+            continue; // the thread ended while we listed them
+          }
           if (isJit) {
             jit += nanos;
           } else {

@@ -14,7 +14,8 @@ public final class Csv {
   public static String of(List<Report.Row> rows, List<String> targets) {
     StringBuilder csv = new StringBuilder("workload,group,target,runs,ops,errors,seconds,ops_per_s,p50_us,p95_us,"
         + "p99_us,p999_us,cpu_s_per_1000_ops,memory_pss_mb,disk_bytes_per_op,gc_pause_total_ms,gc_pause_max_ms,"
-        + "disk_read_bytes_per_op,client_cpu_s_per_1000_ops,machine_busy_pct,server_jit_pct,server_gc_thread_pct\n");
+        + "disk_read_bytes_per_op,client_cpu_s_per_1000_ops,machine_busy_pct,server_jit_pct,"
+        + "server_gc_thread_pct\n");
     for (Report.Row r : rows) {
       for (String t : targets) {
         Figures f = r.of(t);
@@ -22,8 +23,8 @@ public final class Csv {
             .append(',').append(f.ops()).append(',').append(f.errors()).append(',').append(num(f.seconds()));
         for (double v : new double[] {f.opsPerSecond(), f.p50Micros(), f.p95Micros(), f.p99Micros(), f.p999Micros(),
             f.cpuSecondsPer1000Ops(), f.residentMb(), f.diskBytesPerOp(), f.gcPauseTotalMillis(),
-            f.gcPauseMaxMillis(), f.diskReadBytesPerOp(), f.clientCpuSecondsPer1000Ops(), f.machineBusyPercent(), f.jitPercent(),
-            f.gcThreadPercent()}) {
+            f.gcPauseMaxMillis(), f.diskReadBytesPerOp(), f.clientCpuSecondsPer1000Ops(), f.machineBusyPercent(),
+            f.jitPercent(), f.gcThreadPercent()}) {
           csv.append(',').append(num(v));
         }
         csv.append('\n');
