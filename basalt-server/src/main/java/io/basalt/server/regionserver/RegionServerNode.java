@@ -76,12 +76,18 @@ public final class RegionServerNode implements AutoCloseable {
       rpc = track(new RpcServer("regionserver", new InetSocketAddress(config.host(), config.port()), dispatcher,
           () -> clusterIdOrEmpty(registry), config.rpc(), security));
       ServerName name = ServerName.valueOf(config.host(), rpc.address().getPort(), System.currentTimeMillis());
-      ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, System::nanoTime);
+      boolean replicated = config.replicationPorts() != null;
+      ServerLease.PauseRule pauses = replicated ? PauseMonitor.replicaGroupRule() : ServerLease.PauseRule.NONE;
+      ServerLease lease = new ServerLease(TimeUnit.MILLISECONDS.toNanos(config.sessionTimeoutMillis()) / 2, pauses,
+          System::nanoTime);
+      if (replicated) {
+        track(new PauseMonitor(lease, pauses));
+      }
       engine = track(new JeStorageEngine(StorageConfig.DEFAULT.withCacheBytes(config.cacheBytes())));
       engine.guardReplication(new MemberChannelGuard(security.secret(), security.memberTls()));
       regionServer = track(new RegionServer(name, engine, config.dataDir(), config.scanners(), lease));
       Files.createDirectories(config.dataDir().resolve("regions"));
-      if (config.replicationPorts() != null) {
+      if (replicated) {
         PrimaryReporter reporter = track(new PrimaryReporter(new Primaries(zk, config.root()), name,
             regionServer::hostedByEncodedName, regionServer::primaryMembers, lease, PRIMARY_RECHECK_MILLIS));
         regionServer.enableReplication(config.host(), config.replicationPorts(), reporter);

@@ -5,7 +5,6 @@ import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationNode;
 import com.sleepycat.je.rep.StateChangeEvent;
-import com.sleepycat.je.rep.RepInternal;
 import com.sleepycat.je.rep.impl.PointConsistencyPolicy;
 import com.sleepycat.je.rep.impl.RepImpl;
 import com.sleepycat.je.utilint.VLSN;

@@ -10,6 +10,7 @@ import com.sleepycat.je.rep.ReplicatedEnvironment;
 import com.sleepycat.je.rep.ReplicationConfig;
 import io.basalt.storage.replication.ChannelGuard;
 import io.basalt.storage.replication.GroupMembership;
+import io.basalt.storage.replication.ReplicaTimings;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,9 +122,9 @@ final class ReplicaEnvironments {
     // notices its primary gone REPLICA_TIMEOUT plus up to 2 s after the cut (JE checks channels on a 1 s tick,
     // and its replay thread sees the exit on its next 1 s poll): at 3 s a cut-off primary was replaced 4.5 s
     // after the cut (PartitionTest), at 2 s 3.5 s. Four missed heartbeats.
-    rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, "3 s");
-    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, "2 s");
-    rc.setConfigParam("je.rep.heartbeatInterval", "500");
+    rc.setConfigParam(ReplicationConfig.FEEDER_TIMEOUT, millis(ReplicaTimings.FEEDER_TIMEOUT));
+    rc.setConfigParam(ReplicationConfig.REPLICA_TIMEOUT, millis(ReplicaTimings.REPLICA_TIMEOUT));
+    rc.setConfigParam("je.rep.heartbeatInterval", Long.toString(ReplicaTimings.HEARTBEAT.toMillis()));
     // A primary records in its log that its last commit became durable (an empty transaction) once the position
     // has been stable for two heartbeats, counted in ticks of its feeder manager's idle poll (JE: 1 s, so 2-3 s).
     // A replicated split waits for that entry with writes stopped: at the smallest tick it comes 1 s after.
@@ -133,9 +134,13 @@ final class ReplicaEnvironments {
     rc.setConfigParam("je.rep.electionsOpenTimeout", "500 ms");
     rc.setConfigParam("je.rep.electionsReadTimeout", "500 ms");
     // A primary that was cut off learns within seconds that another was elected (JE's default: a minute).
-    rc.setConfigParam(ReplicationConfig.ELECTIONS_REBROADCAST_PERIOD, "2 s");
+    rc.setConfigParam(ReplicationConfig.ELECTIONS_REBROADCAST_PERIOD, millis(ReplicaTimings.RESULT_REBROADCAST));
     // A member that joins waits at most this long for its group (JE's default is 10 hours).
     rc.setConfigParam(ReplicationConfig.ENV_SETUP_TIMEOUT, "10 min");
     return rc;
+  }
+
+  private static String millis(java.time.Duration d) {
+    return d.toMillis() + " ms";
   }
 }
