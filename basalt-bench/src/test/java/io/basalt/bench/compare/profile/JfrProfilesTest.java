@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,22 +38,30 @@ class JfrProfilesTest {
       runOn("outside-1", JfrProfilesTest::spinOutside, 300); // before the window: must not be counted
       sleep(50);
       Instant start = Instant.now();
+      AtomicReference<Thread> waiter = new AtomicReference<>();
       Thread holder = new Thread(() -> {
         synchronized (MONITOR) {
+          // holds on until the waiter is blocked on the monitor, then 200 ms more: on a loaded machine a fixed head
+          // start could let the waiter take the monitor first, or arrive late and wait too little
+          while (waiter.get() == null || waiter.get().getState() != Thread.State.BLOCKED) {
+            sleep(1);
+          }
           sleep(200);
         }
       }, "holder-1");
       holder.start();
-      sleep(20);
-      Thread waiter = new Thread(() -> {
+      while (holder.getState() != Thread.State.TIMED_WAITING) {
+        sleep(1);
+      }
+      waiter.set(new Thread(() -> {
         synchronized (MONITOR) {
           sink++;
         }
-      }, "waiter-7");
-      waiter.start();
+      }, "waiter-7"));
+      waiter.get().start();
       runOn("burner-42", JfrProfilesTest::burnInsideWindow, 1500);
       holder.join();
-      waiter.join();
+      waiter.get().join();
       window = new RunWindow("scanRange100 8t", "basalt", start, Instant.now(), 1000);
       r.stop();
       r.dump(jfr);
