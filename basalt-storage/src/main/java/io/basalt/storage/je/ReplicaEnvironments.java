@@ -12,6 +12,7 @@ import io.basalt.storage.replication.ChannelGuard;
 import io.basalt.storage.replication.GroupMembership;
 import io.basalt.storage.replication.ReplicaTimings;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +141,7 @@ final class ReplicaEnvironments {
     return rc;
   }
 
-  private static String millis(java.time.Duration d) {
+  private static String millis(Duration d) {
     return d.toMillis() + " ms";
   }
 }
