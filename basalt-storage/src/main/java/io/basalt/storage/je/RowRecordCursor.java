@@ -33,7 +33,6 @@ final class RowRecordCursor implements CellCursor {
   private final boolean writable;
   private final int chunkBytes;
   private final DatabaseEntry recordKey = new DatabaseEntry();
-  private final DatabaseEntry recordData = new DatabaseEntry();
   private final DatabaseEntry keyOnly = Cursors.noData();
   /** The chunk the cursor is in (null: unpositioned). */
   private RowChunk chunk;
@@ -349,7 +348,7 @@ final class RowRecordCursor implements CellCursor {
       jeNothingAfter = !found;
       return;
     }
-    loaded(cursor.getCurrent(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    loaded(OperationStatus.SUCCESS, true); // JE's cursor is on the row's first record
     if (Arrays.compareUnsigned(chunk.recordKey, key) > 0) {
       startRow(rowPrefix, true); // the row's first chunk emptied and went: a new one before the rest
       return;
@@ -498,34 +497,43 @@ final class RowRecordCursor implements CellCursor {
 
   // ---------------------------------------------------------------- JE steps, each loading the chunk it reaches
 
+  // Each step moves JE's cursor key-only and reads the record's value in place (RecordValues): JE's copy of each
+  // value was 13% of a scan call's CPU. A record deleted between the two is skipped, as JE's own steps skip it.
+
   private boolean jeSearch(byte[] key) {
     recordKey.setData(key);
-    return loaded(cursor.getSearchKeyRange(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    return loaded(cursor.getSearchKeyRange(recordKey, keyOnly, LockMode.READ_UNCOMMITTED), true);
   }
 
   private boolean jeFirst() {
-    return loaded(cursor.getFirst(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    return loaded(cursor.getFirst(recordKey, keyOnly, LockMode.READ_UNCOMMITTED), true);
   }
 
   private boolean jeLast() {
-    return loaded(cursor.getLast(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    return loaded(cursor.getLast(recordKey, keyOnly, LockMode.READ_UNCOMMITTED), false);
   }
 
   private boolean jeNext() {
-    return loaded(cursor.getNext(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    return loaded(cursor.getNext(recordKey, keyOnly, LockMode.READ_UNCOMMITTED), true);
   }
 
   private boolean jePrev() {
-    return loaded(cursor.getPrev(recordKey, recordData, LockMode.READ_UNCOMMITTED));
+    return loaded(cursor.getPrev(recordKey, keyOnly, LockMode.READ_UNCOMMITTED), false);
   }
 
-  private boolean loaded(OperationStatus status) {
+  /** Loads the record JE's cursor reached ({@code status}), or the first live one beyond it ({@code forward} or back). */
+  private boolean loaded(OperationStatus status, boolean forward) {
     on = false;
     deletedHere = false;
     keyCache = null;
     lastRecordKey = null;
     jeAfterChunk = false;
     jeNothingAfter = false;
+    byte[] value = null;
+    while (status == OperationStatus.SUCCESS && (value = RecordValues.current(cursor)) == null) {
+      status = forward ? cursor.getNext(recordKey, keyOnly, LockMode.READ_UNCOMMITTED)
+          : cursor.getPrev(recordKey, keyOnly, LockMode.READ_UNCOMMITTED);
+    }
     if (status != OperationStatus.SUCCESS) {
       chunk = null;
       jeOnChunk = false;
@@ -533,7 +541,7 @@ final class RowRecordCursor implements CellCursor {
       return false;
     }
     jeAt = recordKey.getData();
-    chunk = RowChunk.decode(recordKey.getData(), recordData.getData());
+    chunk = RowChunk.decode(recordKey.getData(), value);
     jeOnChunk = true;
     return true;
   }
