@@ -497,8 +497,8 @@ final class RowRecordCursor implements CellCursor {
 
   // ---------------------------------------------------------------- JE steps, each loading the chunk it reaches
 
-  // Each step moves JE's cursor key-only and reads the record's value in place (RecordValues): JE's copy of each
-  // value was 13% of a scan call's CPU. A record deleted between the two is skipped, as JE's own steps skip it.
+  // Each step moves JE's cursor key-only and reads the record's value in place (RecordValues, which says why); a
+  // record deleted between the two is skipped, as JE's own steps skip it.
 
   private boolean jeSearch(byte[] key) {
     recordKey.setData(key);
