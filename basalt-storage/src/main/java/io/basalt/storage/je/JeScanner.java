@@ -139,9 +139,10 @@ final class JeScanner implements RegionScanner {
     int maxResults = Math.max(1, budget.maxResults());
     long maxBytes = budget.maxBytes();
     long deadlineNanos = budget.deadlineNanos();
-    List<RowResult> out = new ArrayList<>();
+    List<RowResult> out = new ArrayList<>(Math.min(maxResults, 128));
     long[] bytes = {0};
     int newRows = 0;
+    int rowsRead = 0;
     if (cursors == null) {
       nextKeys = null; // fresh cursors sit nowhere yet
       startsChangeCount = region.changeCount();
@@ -170,7 +171,10 @@ final class JeScanner implements RegionScanner {
           done = true;
           break;
         }
-        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+        // Without a filter (which may take any time per row) the clock on the first row and every 8th: per row it was
+        // 2% of a scan call.
+        if (deadlineNanos != Long.MAX_VALUE && (filter != null || (rowsRead++ & 7) == 0)
+            && System.nanoTime() - deadlineNanos > 0) {
           break;
         }
         byte[] row = nextRow();
