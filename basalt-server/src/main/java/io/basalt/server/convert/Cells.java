@@ -29,10 +29,10 @@ public final class Cells {
    * Stored cells for a read's response, without copying them ({@link ResponseCell}); for anything that keeps or
    * compares cells as KeyValues (filters), use {@link #toHBase(List)}.
    */
-  public static List<Cell> forResponse(List<io.basalt.storage.cell.Cell> cells) {
-    List<Cell> out = new ArrayList<>(cells.size());
-    for (io.basalt.storage.cell.Cell c : cells) {
-      out.add(new ResponseCell(c));
+  public static Cell[] forResponse(List<io.basalt.storage.cell.Cell> cells) {
+    Cell[] out = new Cell[cells.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new ResponseCell(cells.get(i));
     }
     return out;
   }

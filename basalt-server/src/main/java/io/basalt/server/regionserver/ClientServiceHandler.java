@@ -96,7 +96,9 @@ public final class ClientServiceHandler {
   /** A result as protobuf, its cells in the response cell block when the connection allows it. */
   private static ClientProtos.Result encode(CallController c, Result r) {
     if (c.cellBlocks()) {
-      c.addResponseCells(java.util.Arrays.asList(r.rawCells() == null ? new Cell[0] : r.rawCells()));
+      if (r.rawCells() != null) {
+        c.addResponseCells(r.rawCells());
+      }
       return ProtobufUtil.toResultNoData(r);
     }
     return ProtobufUtil.toResult(r);
@@ -532,11 +534,18 @@ public final class ClientServiceHandler {
         lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
       }
     }
+    if (c.cellBlocks()) {
+      int cells = 0;
+      for (Result r : results) {
+        cells += r.size();
+      }
+      c.reserveResponseCells(cells);
+    }
     for (Result r : results) {
       if (c.cellBlocks()) {
         response.addCellsPerResult(r.size());
         response.addPartialFlagPerResult(r.mayHaveMoreCellsInRow());
-        c.addResponseCells(java.util.Arrays.asList(r.rawCells()));
+        c.addResponseCells(r.rawCells());
       } else {
         response.addResults(ProtobufUtil.toResult(r));
       }

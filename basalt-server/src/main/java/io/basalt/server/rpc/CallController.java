@@ -16,7 +16,7 @@ public final class CallController implements RpcController {
   private final List<Cell> requestCells;
   private final boolean cellBlocks;
   private final Caller caller;
-  private final List<Cell> responseCells = new ArrayList<>();
+  private final ArrayList<Cell> responseCells = new ArrayList<>();
   private final long deadlineNanos;
 
   public CallController(List<Cell> requestCells, boolean cellBlocks, Caller caller, int timeoutMillis) {
@@ -46,8 +46,15 @@ public final class CallController implements RpcController {
     return caller;
   }
 
-  public void addResponseCells(List<? extends Cell> cells) {
-    responseCells.addAll(cells);
+  public void addResponseCells(Cell[] cells) {
+    for (Cell c : cells) {
+      responseCells.add(c);
+    }
+  }
+
+  /** Makes room for this many more response cells at once (a scan knows its count before adding them). */
+  public void reserveResponseCells(int more) {
+    responseCells.ensureCapacity(responseCells.size() + more);
   }
 
   public List<Cell> responseCells() {

@@ -25,7 +25,7 @@ class ResponseCellTest {
 
   @Test
   void encodesAsTheKeyValueCopy() {
-    List<Cell> views = Cells.forResponse(CELLS);
+    List<Cell> views = List.of(Cells.forResponse(CELLS));
     List<Cell> copies = Cells.toHBase(CELLS);
     assertThat(CellBlocks.encodedLength(views)).isEqualTo(CellBlocks.encodedLength(copies));
     ByteBuffer a = ByteBuffer.allocate(CellBlocks.encodedLength(views));

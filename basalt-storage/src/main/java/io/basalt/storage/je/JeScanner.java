@@ -3,6 +3,7 @@ package io.basalt.storage.je;
 import io.basalt.storage.cell.Bytes;
 import io.basalt.storage.cell.Cell;
 import io.basalt.storage.cell.CellKeyCodec;
+import io.basalt.storage.lock.RowLocks;
 import io.basalt.storage.read.ReadFilter;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
@@ -33,6 +34,10 @@ final class JeScanner implements RegionScanner {
   private final List<FamilyStore> families;
   private final ReadFilter filter;
   private final long now;
+  private final RowReader reader;
+  private byte[] rowToRead;
+  /** Reads {@link #rowToRead}: one object for the scanner's life, where a lambda per row would capture the row. */
+  private final RowLocks.Read<RowReader.Outcome> readRowToRead = () -> readRow(rowToRead);
 
   /** Next row bound to look from (forward: at/after; reversed: at/before); null = region edge. */
   private byte[] resumeRow;
@@ -52,8 +57,8 @@ final class JeScanner implements RegionScanner {
   private List<Cell> pending;
   private int pendingPos;
   private byte[] pendingRow;
-  /** Where HBase's scanner would stand after the pending row's last cell. */
-  private RowReader.After pendingAfter;
+  /** The read of the pending row, which says where HBase's scanner would stand after its last cell. */
+  private RowReader.Outcome pendingRead;
   private int rowsReturned;
   /** Families the scan no longer reads, as HBase closes a store scanner whose filter gave out (see RowReader). */
   private final boolean[] closedFamilies;
@@ -69,6 +74,7 @@ final class JeScanner implements RegionScanner {
     this.closedFamilies = new boolean[families.size()];
     this.filter = spec.read().filter();
     this.now = region.now();
+    this.reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
     KeyRange range = region.descriptor().range();
     byte[] start = spec.startRow();
     boolean startInclusive = spec.startInclusive();
@@ -150,7 +156,6 @@ final class JeScanner implements RegionScanner {
       region.holdsCursors(this);
     }
     starts = spec.reversed() ? null : new byte[families.size()][]; // nextRow fills every entry for each row
-    RowReader reader = new RowReader(families, spec.read(), now, closedFamilies, spec.reversed());
     boolean failed = true;
     try {
       while (out.size() < maxResults && (out.isEmpty() || bytes[0] < maxBytes)) {
@@ -185,9 +190,10 @@ final class JeScanner implements RegionScanner {
         resumeRow = row;
         resumeInclusive = false;
         startsUsable = true;
+        rowToRead = row;
         RowReader.Outcome outcome = filter != null
-            ? readLocked(reader, row)
-            : region.rowLocks().readRow(row, () -> readRow(reader, row));
+            ? readLocked(row)
+            : region.rowLocks().readRow(row, readRowToRead);
         if (filter != null) {
           // HBase resets the filter after each row, before asking whether it is done: a filter whose reset
           // clears its state (ColumnCountGetFilter) goes on to the next row, one that keeps it (WhileMatchFilter) ends.
@@ -215,7 +221,7 @@ final class JeScanner implements RegionScanner {
         pending = cells;
         pendingPos = 0;
         pendingRow = row;
-        pendingAfter = outcome.after();
+        pendingRead = outcome;
       }
       failed = false;
     } finally {
@@ -234,7 +240,7 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Reads the row (under its lock, or optimistically), from the cursors' positions if no write moved keys. */
-  private RowReader.Outcome readRow(RowReader reader, byte[] row) {
+  private RowReader.Outcome readRow(byte[] row) {
     long changeCount = region.changeCount();
     byte[][] from = startsUsable && changeCount == startsChangeCount ? starts : null;
     startsUsable = false;
@@ -243,8 +249,8 @@ final class JeScanner implements RegionScanner {
   }
 
   /** Rows with a filter are read under the real read lock: a stateful filter must see each cell once. */
-  private RowReader.Outcome readLocked(RowReader reader, byte[] row) {
-    return region.rowLocks().readLocked(row, () -> readRow(reader, row));
+  private RowReader.Outcome readLocked(byte[] row) {
+    return region.rowLocks().readLocked(row, readRowToRead);
   }
 
   /**
@@ -261,19 +267,20 @@ final class JeScanner implements RegionScanner {
       end++;
       cut = spec.batch() > 0 && end - pendingPos >= spec.batch() || cutBySize && bytes[0] >= budget.maxBytes();
     }
-    List<Cell> chunk = List.copyOf(pending.subList(pendingPos, end));
+    // A whole row goes as the reader's list, which nothing changes after: no copy.
+    List<Cell> chunk = pendingPos == 0 && end == pending.size() ? pending : List.copyOf(pending.subList(pendingPos, end));
     boolean cellsLeft = end < pending.size();
     // HBase's scanner, cut at the row's last visible cell, still says "more in this row" when its next key,
     // hidden or not (a deleted cell, an older version, a marker), is in the row: the client then counts the
     // row as done only at the next row, which decides where a scan with a limit ends.
-    boolean more = cellsLeft || cut && keyFollows(pendingRow, pendingAfter);
+    boolean more = cellsLeft || cut && keyFollows(pendingRow, pendingRead.after());
     RowResult r = new RowResult(pendingRow, chunk, more);
     if (cellsLeft) {
       pendingPos = end;
     } else {
       pending = null;
       pendingRow = null;
-      pendingAfter = null;
+      pendingRead = null;
     }
     return r;
   }

@@ -52,7 +52,7 @@ final class RegionReads {
     if (filter != null) {
       // No reset here: HBase resets after each row (the scanner does), and a Get's filter is fresh.
       if (filter.filterRowKey(row)) {
-        return new RowReader.Outcome(List.of(), null, null, null);
+        return RowReader.Outcome.NOTHING;
       }
     }
     RowReader.Outcome outcome = reader.read(row, cursors, starts);
@@ -68,7 +68,7 @@ final class RegionReads {
     } else if (filter.filterRow()) {
       cells.clear();
     }
-    return new RowReader.Outcome(cells, outcome.seekRow(), outcome.nextKeys(), outcome.after());
+    return outcome.withCells(cells);
   }
 
   /** The same with cursors of its own. */

@@ -23,7 +23,19 @@ final class RowReader {
    * What reading one row produced. {@code nextKeys[f]} is where family f's cursor stopped after the row when
    * that is known to be the first key past it ({@link #END} if the family has no more keys), else null.
    */
-  record Outcome(List<Cell> cells, byte[] seekRow, byte[][] nextKeys, After after) {}
+  record Outcome(List<Cell> cells, byte[] seekRow, byte[][] nextKeys, int afterFamily, byte[] afterFrom,
+      boolean afterInclusive) {
+    static final Outcome NOTHING = new Outcome(List.of(), null, null, -1, null, false);
+
+    /** Where HBase stands after the last cell returned (null: no cell was); made on demand, as few reads ask. */
+    After after() {
+      return afterFamily < 0 ? null : new After(afterFamily, afterFrom, afterInclusive);
+    }
+
+    Outcome withCells(List<Cell> other) {
+      return new Outcome(other, seekRow, nextKeys, afterFamily, afterFrom, afterInclusive);
+    }
+  }
 
   /**
    * Where HBase's store scanner moves after the row's last returned cell, in family {@code family}: to the
@@ -59,6 +71,10 @@ final class RowReader {
    * the next row's record for nothing. A scanner's walk does, to learn where the next row starts.
    */
   private final boolean oneRow;
+  /** Each family's walk, made at its first row and reset for each later one: a scan reads many rows. */
+  private final FamilyWalk[] walks;
+  /** The cells the last row read had: the next row's list starts that large (rows of a table tend to be alike). */
+  private int lastRowCells;
 
   /** A reader of single rows. */
   RowReader(List<FamilyStore> families, ReadOptions options, long now) {
@@ -86,6 +102,7 @@ final class RowReader {
     this.now = now;
     this.closed = closed;
     this.reversed = reversed;
+    this.walks = new FamilyWalk[families.size()];
   }
 
   List<FamilyStore> families() {
@@ -106,7 +123,7 @@ final class RowReader {
    * the walk of the row before left it. Null entries are searched.
    */
   Outcome read(byte[] row, CellCursor[] cursors, byte[][] starts) {
-    List<Cell> out = new ArrayList<>();
+    List<Cell> out = new ArrayList<>(Math.max(lastRowCells, 1));
     byte[][] nextKeys = new byte[families.size()][];
     ReadFilter filter = options.filter();
     byte[] rowPrefix = CellKeyCodec.rowPrefix(row);
@@ -118,7 +135,11 @@ final class RowReader {
       if (closed[f] || fromFamily != null && Bytes.compare(family.name(), fromFamily) < 0) {
         continue;
       }
-      FamilyWalk walk = new FamilyWalk(f, family, row, rowPrefix, cursors[f], out, filter);
+      FamilyWalk walk = walks[f];
+      if (walk == null) {
+        walk = walks[f] = new FamilyWalk(f, family, filter);
+      }
+      walk.start(row, rowPrefix, cursors[f], out);
       int familyStart = out.size();
       walk.run(starts == null ? null : starts[f]);
       if (options.raw()) {
@@ -133,7 +154,7 @@ final class RowReader {
         closed[f] = true;
       }
       if (walk.hintRow != null) {
-        return new Outcome(out, walk.hintRow, new byte[families.size()][], after());
+        return new Outcome(out, walk.hintRow, new byte[families.size()][], afterFamily, afterFrom, afterInclusive);
       }
       fromFamily = walk.hintFamily;
     }
@@ -144,7 +165,8 @@ final class RowReader {
       // (ColumnCountGetFilter) then reads the next rows without them.
       closed[lastFiltered] = true;
     }
-    return new Outcome(out, null, nextKeys, after());
+    lastRowCells = out.size();
+    return new Outcome(out, null, nextKeys, afterFamily, afterFrom, afterInclusive);
   }
 
   // Where HBase stands after the last cell returned so far (see After), kept as fields: it changes with every cell.
@@ -152,21 +174,17 @@ final class RowReader {
   private byte[] afterFrom;
   private boolean afterInclusive;
 
-  private After after() {
-    return afterFamily < 0 ? null : new After(afterFamily, afterFrom, afterInclusive);
-  }
-
-  /** The walk over one family's keys of the row. */
+  /** The walk over one family's keys of a row ({@link #start} begins each row). */
   private final class FamilyWalk {
     private final int index;
     private final FamilyStore family;
-    private final byte[] row;
-    private final byte[] rowPrefix;
-    private final CellCursor cursor;
-    private final List<Cell> out;
     private final ReadFilter filter;
     private final List<byte[]> wanted;
     private final VersionTracker tracker;
+    private byte[] row;
+    private byte[] rowPrefix;
+    private CellCursor cursor;
+    private List<Cell> out;
 
     byte[] hintRow;
     byte[] hintFamily;
@@ -180,17 +198,28 @@ final class RowReader {
     /** The last {@link #emit} put its cell into the row (past the family's offset). */
     private boolean added;
 
-    FamilyWalk(int index, FamilyStore family, byte[] row, byte[] rowPrefix, CellCursor cursor, List<Cell> out,
-        ReadFilter filter) {
+    FamilyWalk(int index, FamilyStore family, ReadFilter filter) {
       this.index = index;
       this.family = family;
+      this.filter = filter;
+      this.wanted = options.columns().qualifiers(family.name());
+      this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
+    }
+
+    /** Sets the walk up for {@code row}, read with {@code cursor}, its cells added to {@code out}. */
+    void start(byte[] row, byte[] rowPrefix, CellCursor cursor, List<Cell> out) {
       this.row = row;
       this.rowPrefix = rowPrefix;
       this.cursor = cursor;
       this.out = out;
-      this.filter = filter;
-      this.wanted = options.columns().qualifiers(family.name());
-      this.tracker = new VersionTracker(family.schema(), options.timeRange(family.name()), now);
+      hintRow = null;
+      hintFamily = null;
+      filterDone = false;
+      filtered = false;
+      nextKey = null;
+      familyCount = 0;
+      added = false;
+      tracker.startRow();
       // Moves read keys only when older versions the read skips may lie ahead; a visible cell's value is then read
       // as a second step. When the read wants every version the family keeps, nearly every put it reaches is
       // returned, so each move brings the value along (one cursor step per cell instead of two).
