@@ -268,7 +268,8 @@ final class JeScanner implements RegionScanner {
       cut = spec.batch() > 0 && end - pendingPos >= spec.batch() || cutBySize && bytes[0] >= budget.maxBytes();
     }
     // A whole row goes as the reader's list, which nothing changes after: no copy.
-    List<Cell> chunk = pendingPos == 0 && end == pending.size() ? pending : List.copyOf(pending.subList(pendingPos, end));
+    List<Cell> chunk = pendingPos == 0 && end == pending.size() ? pending
+        : List.copyOf(pending.subList(pendingPos, end));
     boolean cellsLeft = end < pending.size();
     // HBase's scanner, cut at the row's last visible cell, still says "more in this row" when its next key,
     // hidden or not (a deleted cell, an older version, a marker), is in the row: the client then counts the
