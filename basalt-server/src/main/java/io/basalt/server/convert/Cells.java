@@ -32,9 +32,14 @@ public final class Cells {
   public static Cell[] forResponse(List<io.basalt.storage.cell.Cell> cells) {
     Cell[] out = new Cell[cells.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = new ResponseCell(cells.get(i));
+      out[i] = forResponse(cells.get(i));
     }
     return out;
+  }
+
+  /** One stored cell for a read's response, not copied (see {@link #forResponse(List)}). */
+  public static Cell forResponse(io.basalt.storage.cell.Cell cell) {
+    return new ResponseCell(cell);
   }
 
   public static io.basalt.storage.cell.Cell toStorage(Cell c) {

@@ -10,6 +10,7 @@ import io.basalt.storage.mutation.CompareOp;
 import io.basalt.storage.mutation.RowCondition;
 import io.basalt.storage.mutation.RowOperation;
 import io.basalt.storage.mutation.RowOutcome;
+import io.basalt.storage.read.RowResult;
 import io.basalt.storage.read.TimeRange;
 import io.basalt.storage.region.Region;
 import java.io.IOException;
@@ -510,7 +511,7 @@ public final class ClientServiceHandler {
         .setMvccReadPoint(0).setStale(lease.cursor.stale());
     int rows = request.getNumberOfRows() > 0 ? request.getNumberOfRows() : 1;
     int limit = request.hasLimitOfRows() ? request.getLimitOfRows() : 0;
-    List<Result> results;
+    List<RowResult> results;
     boolean limitReached;
     synchronized (lease) {
       // Answer well within the client's RPC timeout and the lease: a selective filter may scan long.
@@ -527,8 +528,8 @@ public final class ClientServiceHandler {
       results = cut.results();
       limitReached = cut.reached();
       if (!results.isEmpty()) {
-        Result last = results.get(results.size() - 1);
-        lease.rowOfLastPartial = last.mayHaveMoreCellsInRow() ? last.getRow() : null;
+        RowResult last = results.get(results.size() - 1);
+        lease.rowOfLastPartial = last.partial() ? last.row() : null;
       }
       if (!request.hasScan()) {
         lease.nextCallSeq++; // the opening call is not counted: the first "next" carries 0
@@ -536,18 +537,21 @@ public final class ClientServiceHandler {
     }
     if (c.cellBlocks()) {
       int cells = 0;
-      for (Result r : results) {
-        cells += r.size();
+      for (RowResult r : results) {
+        cells += r.cells().size();
       }
       c.reserveResponseCells(cells);
-    }
-    for (Result r : results) {
-      if (c.cellBlocks()) {
-        response.addCellsPerResult(r.size());
-        response.addPartialFlagPerResult(r.mayHaveMoreCellsInRow());
-        c.addResponseCells(r.rawCells());
-      } else {
-        response.addResults(ProtobufUtil.toResult(r));
+      for (RowResult r : results) {
+        response.addCellsPerResult(r.cells().size());
+        response.addPartialFlagPerResult(r.partial());
+        for (io.basalt.storage.cell.Cell cell : r.cells()) {
+          c.addResponseCell(Cells.forResponse(cell));
+        }
+      }
+    } else {
+      for (RowResult r : results) {
+        response.addResults(ProtobufUtil.toResult(
+            Result.create(Cells.forResponse(r.cells()), null, lease.cursor.stale(), r.partial())));
       }
     }
     boolean regionDone = lease.cursor.regionDone();

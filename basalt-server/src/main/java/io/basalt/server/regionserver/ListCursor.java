@@ -1,6 +1,9 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.server.convert.Cells;
+import io.basalt.storage.read.RowResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Result;
 
@@ -14,11 +17,12 @@ final class ListCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) {
-    List<Result> out = new ArrayList<>();
+  public List<RowResult> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) {
+    List<RowResult> out = new ArrayList<>();
     int cap = maxNewRows > 0 ? Math.min(rows, maxNewRows) : rows; // every result is a whole row
     while (pos < results.size() && out.size() < cap) {
-      out.add(results.get(pos++));
+      Result r = results.get(pos++);
+      out.add(new RowResult(r.getRow(), r.isEmpty() ? List.of() : Cells.toStorage(Arrays.asList(r.rawCells())), false));
     }
     return out;
   }

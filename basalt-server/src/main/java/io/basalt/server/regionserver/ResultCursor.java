@@ -1,10 +1,13 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.storage.read.RowResult;
 import java.io.IOException;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Result;
 
-/** An open scan of one region as the Scan RPC sees it: batches of HBase Results. */
+/**
+ * An open scan of one region as the Scan RPC sees it: batches of rows (or parts of rows), which the call turns into
+ * its response's cells without an HBase {@code Result} per row.
+ */
 interface ResultCursor extends AutoCloseable {
   /**
    * Up to {@code rows} results within about {@code maxBytes}; empty when the region part is done or when
@@ -12,7 +15,7 @@ interface ResultCursor extends AutoCloseable {
    * {@code cutRows}: the client takes partial results, so the size limit may cut a row (HBase's
    * {@code client_handles_partials}). {@code maxNewRows} (0: any): rows begun in this call, at most.
    */
-  List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) throws IOException;
+  List<RowResult> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows) throws IOException;
 
   /** No more results in this region. */
   boolean regionDone();

@@ -1,8 +1,8 @@
 package io.basalt.server.regionserver;
 
+import io.basalt.storage.read.RowResult;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Result;
 
 /**
  * A scan's row limit as HBase's region server counts it: per call, against the limit the client sends with
@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.client.Result;
  */
 final class RowLimit {
   /** What a call returns after the limit, and whether the limit ended the scan. */
-  record Cut(List<Result> results, boolean reached) {}
+  record Cut(List<RowResult> results, boolean reached) {}
 
   private RowLimit() {}
 
@@ -21,21 +21,21 @@ final class RowLimit {
    * Keeps the results HBase's call would return. {@code limit} &le; 0: none. {@code rowOfLastPartial}: the row
    * of the previous call's last result if that said "more in this row", else null.
    */
-  static Cut apply(List<Result> results, int limit, byte[] rowOfLastPartial) {
+  static Cut apply(List<RowResult> results, int limit, byte[] rowOfLastPartial) {
     if (limit <= 0) {
       return new Cut(results, false);
     }
     int complete = 0;
     byte[] openRow = rowOfLastPartial;
     for (int i = 0; i < results.size(); i++) {
-      Result r = results.get(i);
-      if (openRow != null && !Arrays.equals(openRow, r.getRow()) && ++complete >= limit) {
+      RowResult r = results.get(i);
+      if (openRow != null && !Arrays.equals(openRow, r.row()) && ++complete >= limit) {
         return new Cut(results.subList(0, i), true); // HBase stops before the next row's first result
       }
-      if (!r.mayHaveMoreCellsInRow() && ++complete >= limit) {
+      if (!r.partial() && ++complete >= limit) {
         return new Cut(results.subList(0, i + 1), true);
       }
-      openRow = r.mayHaveMoreCellsInRow() ? r.getRow() : null;
+      openRow = r.partial() ? r.row() : null;
     }
     return new Cut(results, false);
   }

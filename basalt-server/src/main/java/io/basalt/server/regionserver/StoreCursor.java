@@ -1,16 +1,13 @@
 package io.basalt.server.regionserver;
 
-import io.basalt.server.convert.Cells;
 import io.basalt.server.convert.ScanSizes;
-import java.util.function.ToLongFunction;
 import io.basalt.server.rpc.ServerErrors;
 import io.basalt.storage.read.RegionScanner;
 import io.basalt.storage.read.RowResult;
 import io.basalt.storage.read.ScanBudget;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Result;
+import java.util.function.ToLongFunction;
 
 /** A {@link ResultCursor} over a storage region scanner; {@code stale} when it reads a secondary copy. */
 final class StoreCursor implements ResultCursor {
@@ -26,15 +23,10 @@ final class StoreCursor implements ResultCursor {
   }
 
   @Override
-  public List<Result> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows)
+  public List<RowResult> next(int rows, long maxBytes, boolean cutRows, long deadlineNanos, int maxNewRows)
       throws IOException {
     try {
-      List<RowResult> batch = scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos, maxNewRows));
-      List<Result> out = new ArrayList<>(batch.size());
-      for (RowResult r : batch) {
-        out.add(Result.create(Cells.forResponse(r.cells()), null, stale, r.partial()));
-      }
-      return out;
+      return scanner.next(new ScanBudget(rows, maxBytes, cutRows, weigher, deadlineNanos, maxNewRows));
     } catch (RuntimeException e) {
       throw ServerErrors.toIOException(e);
     }

@@ -52,6 +52,10 @@ public final class CallController implements RpcController {
     }
   }
 
+  public void addResponseCell(Cell cell) {
+    responseCells.add(cell);
+  }
+
   /** Makes room for this many more response cells at once (a scan knows its count before adding them). */
   public void reserveResponseCells(int more) {
     responseCells.ensureCapacity(responseCells.size() + more);

@@ -2,26 +2,26 @@ package io.basalt.server.regionserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.storage.cell.Cell;
+import io.basalt.storage.cell.CellType;
+import io.basalt.storage.read.RowResult;
 import java.util.List;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.KeyValue;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 class RowLimitTest {
-  private static Result result(String row, boolean partial) {
-    Cell c = new KeyValue(Bytes.toBytes(row), Bytes.toBytes("f"), Bytes.toBytes("q"), 1, Bytes.toBytes("v"));
-    return Result.create(new Cell[] {c}, null, false, partial);
+  private static RowResult result(String row, boolean partial) {
+    Cell c = new Cell(Bytes.toBytes(row), Bytes.toBytes("f"), Bytes.toBytes("q"), 1, CellType.PUT, Bytes.toBytes("v"));
+    return new RowResult(Bytes.toBytes(row), List.of(c), partial);
   }
 
   private static List<String> rows(RowLimit.Cut cut) {
-    return cut.results().stream().map(r -> Bytes.toString(r.getRow()) + (r.mayHaveMoreCellsInRow() ? "+" : "")).toList();
+    return cut.results().stream().map(r -> Bytes.toString(r.row()) + (r.partial() ? "+" : "")).toList();
   }
 
   @Test
   void noLimitKeepsEverything() {
-    List<Result> in = List.of(result("a", false), result("b", false));
+    List<RowResult> in = List.of(result("a", false), result("b", false));
     assertThat(RowLimit.apply(in, 0, null).results()).isEqualTo(in);
     assertThat(RowLimit.apply(in, 0, null).reached()).isFalse();
   }
