@@ -22,7 +22,8 @@ final class ListCursor implements ResultCursor {
     int cap = maxNewRows > 0 ? Math.min(rows, maxNewRows) : rows; // every result is a whole row
     while (pos < results.size() && out.size() < cap) {
       Result r = results.get(pos++);
-      out.add(new RowResult(r.getRow(), r.isEmpty() ? List.of() : Cells.toStorage(Arrays.asList(r.rawCells())), false));
+      List<io.basalt.storage.cell.Cell> cells = r.isEmpty() ? List.of() : Cells.toStorage(Arrays.asList(r.rawCells()));
+      out.add(new RowResult(r.getRow(), cells, false));
     }
     return out;
   }
