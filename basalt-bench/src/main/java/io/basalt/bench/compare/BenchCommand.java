@@ -1,6 +1,7 @@
 package io.basalt.bench.compare;
 
 import io.basalt.bench.compare.measure.Figures;
+import io.basalt.bench.compare.measure.QuietWait;
 import io.basalt.bench.compare.report.Charts;
 import io.basalt.bench.compare.report.Csv;
 import io.basalt.bench.compare.report.ProgressBar;
@@ -358,7 +359,26 @@ public final class BenchCommand implements Callable<Integer> {
         + "run measures the servers' compiled paths, not their JIT warm-up");
     h.add("- scan: each client thread scans its slice of the in-cache table, a new scanner per pass, pass after pass "
         + "until the run's time is up");
+    if (targets.size() > 1) {
+      h.add(settledLine(outcome.settled()));
+    }
     return h;
+  }
+
+  /** What the waits for the other targets to go idle came to: the longest, and any that reached the limit. */
+  static String settledLine(List<Comparison.Settled> settled) {
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "- each measured run starts once the other "
+        + "targets' servers use under %.1f cores over %d s (their flushes, compactions, cleaning left from their own "
+        + "runs; at most %d s)", QuietWait.IDLE_CORES, QuietWait.SAMPLE.toSeconds(), QuietWait.LIMIT.toSeconds()));
+    settled.stream().max(Comparator.comparing(x -> x.idle().waited())).ifPresent(m -> s.append(String.format(
+        Locale.ROOT, ": longest wait %d s, before %s on %s", m.idle().waited().toSeconds(), m.workload(),
+        m.target())));
+    List<String> late = settled.stream().filter(x -> !x.idle().quiet()).map(x -> x.workload() + " on " + x.target())
+        .toList();
+    if (!late.isEmpty()) {
+      s.append("; not idle within the limit before ").append(String.join(", ", late));
+    }
+    return s.toString();
   }
 
   private static void deleteRecursively(Path dir) {

@@ -2,6 +2,7 @@ package io.basalt.bench.compare;
 
 import io.basalt.bench.compare.measure.Figures;
 import io.basalt.bench.compare.measure.ProcSnapshot;
+import io.basalt.bench.compare.measure.QuietWait;
 import io.basalt.bench.compare.measure.RunFigures;
 import io.basalt.bench.compare.measure.ServerWindow;
 import io.basalt.bench.compare.report.ProgressBar;
@@ -31,7 +32,8 @@ import org.apache.hadoop.hbase.client.Connection;
  * that drift of a shared machine hits all alike, and measures each run on the client (operations, latency) and,
  * for servers the bench started, on the server (/proc counters and GC logs, summed over a cluster's processes). A
  * workload's data set is loaded on each target just before its first run, and a workload that {@link
- * Workload#warmsUp} runs once unmeasured on each target before its measured runs.
+ * Workload#warmsUp} runs once unmeasured on each target before its measured runs. Each measured run starts once
+ * the other targets' servers have gone idle ({@link QuietWait}).
  */
 public final class Comparison {
   private static final Duration WARM_UP_MAX = Duration.ofSeconds(10);
@@ -42,6 +44,7 @@ public final class Comparison {
   private final Map<Path, Long> gcOffsets = new HashMap<>();
   private final List<RunWindow> windows = new ArrayList<>();
   private final Map<String, Map<String, List<long[]>>> timelines = new LinkedHashMap<>();
+  private final List<Settled> settled = new ArrayList<>();
 
   public Comparison(Plan plan, List<Target> targets, ProgressBar progress) {
     this.plan = plan;
@@ -54,7 +57,10 @@ public final class Comparison {
    * measured run ran (to cut server profiles by workload).
    */
   public record Outcome(Map<String, Map<String, Figures>> figures, Map<String, Map<String, Duration>> loads,
-      List<RunWindow> windows, Map<String, Map<String, List<long[]>>> timelines) {}
+      List<RunWindow> windows, Map<String, Map<String, List<long[]>>> timelines, List<Settled> settled) {}
+
+  /** How long a measured run of {@code workload} on {@code target} waited for the other targets to go idle. */
+  public record Settled(String workload, String target, QuietWait.Result idle) {}
 
   public Outcome run(List<Workload> workloads) throws IOException, InterruptedException {
     Map<String, Connection> connections = new LinkedHashMap<>();
@@ -86,6 +92,7 @@ public final class Comparison {
         Map<String, List<RunFigures>> runs = new LinkedHashMap<>();
         for (int rep = 0; rep < plan.repetitions(); rep++) {
           for (Target t : targets) {
+            settle(w, t);
             progress.runStarted(id(w) + " on " + t.name(), w.runTime(plan.runTime()));
             runs.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(measure(w, t, connections.get(t.name())));
             progress.runDone();
@@ -95,7 +102,7 @@ public final class Comparison {
         runs.forEach((target, list) -> byTarget.put(target, Figures.of(list)));
         figures.put(id(w), byTarget);
       }
-      return new Outcome(figures, loads, List.copyOf(windows), timelines);
+      return new Outcome(figures, loads, List.copyOf(windows), timelines, List.copyOf(settled));
     } finally {
       for (Connection c : connections.values()) {
         c.close();
@@ -133,6 +140,18 @@ public final class Comparison {
     return new RunFigures(o.ops(), o.errors(), o.elapsedNanos(), o.latency(), s.cpuNanos(), s.residentBytes(),
         s.diskWriteBytes(), s.diskReadBytes(), s.gcPauseTotalMillis(), s.gcPauseMaxMillis(), s.jitNanos(),
         s.gcThreadNanos(), clientCpu, machine);
+  }
+
+  /** Waits until the servers of every target but {@code t} have gone idle (see {@link QuietWait}). */
+  private void settle(Workload w, Target t) throws InterruptedException {
+    List<ChildJvm> others = new ArrayList<>();
+    for (Target other : targets) {
+      if (other != t) {
+        others.addAll(other.processes());
+      }
+    }
+    progress.status("waiting for the other targets' servers to go idle before " + id(w) + " on " + t.name());
+    settled.add(new Settled(id(w), t.name(), QuietWait.forOthers(others)));
   }
 
   /** A warm-up run's budget: the run time, at most 10 s. */
