@@ -53,7 +53,13 @@ class ReplicationTest {
   private static final byte[] SPLIT = Bytes.toBytes("k8");
   @TempDir Path dir;
 
-  private static TableName createTable(Admin admin, String name) throws IOException {
+  /** Creates the table once the master sees all 3 servers: a region placed earlier would get fewer copies. */
+  private static TableName createTable(Admin admin, String name) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (admin.getRegionServers().size() < 3) {
+      assertThat(System.nanoTime()).as("the master sees 3 region servers").isLessThan(deadline);
+      Thread.sleep(100);
+    }
     TableName t = TableName.valueOf(name);
     admin.createTable(TableDescriptorBuilder.newBuilder(t).setColumnFamily(ColumnFamilyDescriptorBuilder.of(Workload.F))
         .build(), new byte[][] {SPLIT});
